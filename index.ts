@@ -1,0 +1,4 @@
+export { GenerationGatewayApiKeyApi } from './credentials/GenerationGatewayApiKeyApi.credentials';
+export { GenerationGatewayBearerApi } from './credentials/GenerationGatewayBearerApi.credentials';
+export { GenerationGatewayNativeKeyApi } from './credentials/GenerationGatewayNativeKeyApi.credentials';
+export { GenerationGateway } from './nodes/GenerationGateway/GenerationGateway.node';

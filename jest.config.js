@@ -1,0 +1,11 @@
+/** Unit tests run on the TypeScript sources; workflow tests load the built package from dist/. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+	},
+	testTimeout: 60000,
+	maxWorkers: 2,
+};

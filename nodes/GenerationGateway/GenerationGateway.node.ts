@@ -1,0 +1,29 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { credentialDescriptions, nodeProperties } from './actions/resources';
+import { router } from './actions/router';
+
+export class GenerationGateway implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Generation Gateway',
+		name: 'generationGateway',
+		icon: { light: 'file:generationGateway.svg', dark: 'file:generationGateway.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Generate images, videos, speech and text through the Generation Gateway',
+		defaults: {
+			name: 'Generation Gateway',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialDescriptions(),
+		properties: nodeProperties(),
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

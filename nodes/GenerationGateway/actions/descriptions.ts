@@ -1,0 +1,100 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
+
+import type { GatewayResource } from '../../shared/credentials';
+
+/** displayOptions that scope a field to one resource and operation. */
+export function showFor(resource: GatewayResource, operation: string | string[]) {
+	return { show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } };
+}
+
+/** Adds the resource/operation scope to every field of an operation. */
+export function scoped(
+	resource: GatewayResource,
+	operation: string | string[],
+	properties: INodeProperties[],
+): INodeProperties[] {
+	const scope = showFor(resource, operation).show;
+	return properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...scope, ...property.displayOptions?.show },
+		},
+	}));
+}
+
+/** "Additional Body Fields (JSON)": members the form lacks, merged last into the body. */
+export const additionalBodyField: INodeProperties = {
+	displayName: 'Additional Body Fields (JSON)',
+	name: 'additionalBodyFields',
+	type: 'json',
+	default: '{}',
+	description:
+		'Extra members sent in the request body, merged last: they override any field above with the same name. Use it for members this form does not have yet.',
+};
+
+/** Reads "Additional Body Fields (JSON)" as an object, with an error that names the field. */
+export function readAdditionalBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const raw = ctx.getNodeParameter('additionalBodyFields', itemIndex, '{}') as unknown;
+	if (raw === undefined || raw === null || raw === '') return {};
+	const value =
+		typeof raw === 'string' ? jsonParse<unknown>(raw.trim() || '{}', { fallbackValue: undefined }) : raw;
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Additional Body Fields (JSON): must be a JSON object, e.g. {"user": "abc"}',
+			{ itemIndex },
+		);
+	}
+	return value as IDataObject;
+}
+
+/** Merges the additional members over the built body (top level; later wins). */
+export function withAdditionalBody(body: IDataObject, additional: IDataObject): IDataObject {
+	return { ...body, ...additional };
+}
+
+/** Node-wide request settings, read once by the router and the transport. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 50 },
+			default: 1,
+			description:
+				'How many input items are sent to the gateway at the same time. Output keeps the input order. Raise it for large batches; lower it if the gateway answers 429.',
+		},
+		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: 300,
+			description:
+				'Deadline for one request to the gateway. Generations that take longer fail with a timeout (and are not sent again automatically).',
+		},
+	],
+};
+
+export interface RequestSettings {
+	maxConcurrency: number;
+	timeoutMs: number;
+}
+
+export function readRequestSettings(ctx: IExecuteFunctions, itemIndex = 0): RequestSettings {
+	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+	const maxConcurrency = Number(options.maxConcurrency ?? 1);
+	const timeoutSeconds = Number(options.timeoutSeconds ?? 300);
+	return {
+		maxConcurrency: Number.isFinite(maxConcurrency) && maxConcurrency >= 1 ? Math.floor(maxConcurrency) : 1,
+		timeoutMs: (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 300) * 1000,
+	};
+}

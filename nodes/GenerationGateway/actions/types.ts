@@ -1,0 +1,29 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { GatewayResource } from '../../shared/credentials';
+
+/**
+ * One operation of the form, in its own file `<resource>/<operation>.operation.ts`.
+ * `execute` handles one item; the router owns the loop, continue-on-fail,
+ * `pairedItem` and `itemIndex` on errors.
+ */
+export interface OperationModule {
+	/** The operation's fields, already scoped to it with displayOptions. */
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+}
+
+export interface OperationEntry {
+	value: string;
+	name: string;
+	action: string;
+	description: string;
+	module: OperationModule;
+}
+
+export interface ResourceModule {
+	value: GatewayResource;
+	name: string;
+	description: string;
+	operations: OperationEntry[];
+}

@@ -1,0 +1,78 @@
+import type { DisplayCondition, INodePropertyOptions } from 'n8n-workflow';
+
+/**
+ * The model catalog: one table per resource (image.ts, video.ts, ...) that
+ * drives the form (which fields a model shows), validation (the zod schema
+ * for the model's family) and the request builder. Code asks the catalog,
+ * never `model.includes(...)`.
+ */
+
+export interface CatalogModel {
+	/** The model ID as the gateway names it (the base model for snapshots). */
+	id: string;
+	/** Label in the model list. */
+	name: string;
+	/** The request shape the model uses (image variant, video family, ...). */
+	family: string;
+	/** Other IDs that behave exactly as this model (aliases). */
+	aliases?: readonly string[];
+	description?: string;
+}
+
+/** `imagegen-2-2026-04-21` is a dated snapshot of `imagegen-2`: a date suffix YYYY-MM-DD. */
+const SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
+
+function escapeRegex(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+export interface Catalog<M extends CatalogModel> {
+	readonly models: readonly M[];
+	/** The catalogued model for an ID, its alias or a dated snapshot of it. */
+	resolve(modelId: string): M | undefined;
+	/** Options for the form's model list. */
+	options(): INodePropertyOptions[];
+	/**
+	 * A displayOptions condition matching every ID (with snapshots and aliases)
+	 * of the models selected by `predicate`; works on typed IDs too.
+	 */
+	showFor(predicate: (model: M) => boolean): DisplayCondition[];
+	/** Condition matching any ID that the catalog does not know (the generic path). */
+	uncatalogued(): DisplayCondition[];
+}
+
+export function defineCatalog<M extends CatalogModel>(models: readonly M[]): Catalog<M> {
+	const byId = new Map<string, M>();
+	for (const model of models) {
+		byId.set(model.id, model);
+		for (const alias of model.aliases ?? []) byId.set(alias, model);
+	}
+	const idPattern = (ids: string[]) => `^(${ids.map(escapeRegex).join('|')})(-\\d{4}-\\d{2}-\\d{2})?$`;
+	return {
+		models,
+		resolve(modelId) {
+			const id = modelId.trim();
+			return (
+				byId.get(id) ?? (SNAPSHOT_SUFFIX.test(id) ? byId.get(id.replace(SNAPSHOT_SUFFIX, '')) : undefined)
+			);
+		},
+		options() {
+			return models.map((model) => ({
+				name: model.name,
+				value: model.id,
+				description: model.description,
+			}));
+		},
+		showFor(predicate) {
+			const ids = models.filter(predicate).flatMap((model) => [model.id, ...(model.aliases ?? [])]);
+			if (!ids.length) return [];
+			return [{ _cnd: { regex: idPattern(ids) } }];
+		},
+		uncatalogued() {
+			// Shown when the typed ID matches no catalogued model: the negative
+			// lookahead keeps the rule in one place.
+			const ids = models.flatMap((model) => [model.id, ...(model.aliases ?? [])]);
+			return [{ _cnd: { regex: `^(?!${idPattern(ids).slice(1, -1)}$).+$` } }];
+		},
+	};
+}

@@ -1,0 +1,180 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/**
+ * What a failed gateway call means, in the user's terms. Pure data so that the
+ * mapping is unit-tested without n8n; `toNodeApiError` turns it into the error
+ * n8n shows.
+ */
+export interface GatewayErrorDetails {
+	/** HTTP status, or undefined when no response arrived (network error, timeout). */
+	status?: number;
+	/** The envelope's `message`, else the best text the response had. */
+	message: string;
+	type?: string;
+	code?: string;
+	param?: string;
+	requestId?: string;
+	/** A plain-language hint on what to do about it. */
+	hint?: string;
+	/** The body as received (parsed JSON, or the text of a non-JSON body, shortened). */
+	body?: unknown;
+}
+
+const HINTS: Record<number, string> = {
+	400: 'The gateway refused the request as invalid. Check the field named in "param" and the model\'s accepted values.',
+	401: 'The credential was refused. Check that the secret is correct, that the credential type matches this resource, and that the Base URL points at the gateway.',
+	402: 'The account has no credit left for this request. Top up the balance (Account → Get Balance shows it) and run again.',
+	403: 'The credential is valid but not allowed to do this: the model or operation may not be enabled for this account.',
+	404: 'The gateway does not know this address or object. Check the Base URL, the model ID and any task or resource ID you passed.',
+	408: 'The gateway timed out waiting for the request. Try again; for long jobs raise "Request Timeout".',
+	409: 'The request conflicts with the current state of the object. Read it again before retrying.',
+	413: 'The request is too large for the gateway. Send fewer or smaller reference files.',
+	422: 'The gateway understood the request but cannot process these values. Check the field named in "param".',
+	429: 'The gateway is rate-limiting this account. Lower "Max Concurrent Requests", space the runs out, or retry after the time given in Retry-After.',
+};
+
+const SERVER_HINT =
+	'The gateway or its upstream model had a server-side problem. Retry later; reads are retried automatically, creations are not (to avoid paying twice).';
+const NETWORK_HINT =
+	'No answer arrived from the gateway. Check the Base URL, the network between n8n and the gateway, and "Request Timeout".';
+
+export function hintForStatus(status: number | undefined): string {
+	if (status === undefined) return NETWORK_HINT;
+	if (status >= 500) return SERVER_HINT;
+	return HINTS[status] ?? 'The gateway refused the request.';
+}
+
+const REQUEST_ID_HEADERS = [
+	'x-request-id',
+	'request-id',
+	'x-gateway-request-id',
+	'x-amzn-requestid',
+	'cf-ray',
+];
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === name) {
+			if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+			return value === undefined || value === null ? undefined : String(value);
+		}
+	}
+	return undefined;
+}
+
+export function requestIdFrom(headers: Record<string, unknown> | undefined): string | undefined {
+	for (const name of REQUEST_ID_HEADERS) {
+		const value = headerValue(headers, name);
+		if (value) return value;
+	}
+	return undefined;
+}
+
+export function retryAfterHeader(headers: Record<string, unknown> | undefined): string | undefined {
+	return headerValue(headers, 'retry-after');
+}
+
+const MAX_TEXT = 500;
+
+function asText(body: unknown): string | undefined {
+	if (body === undefined || body === null) return undefined;
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+	if (typeof body === 'string') return body;
+	return undefined;
+}
+
+/** Parses a body that may be JSON, text or bytes; leaves objects alone. */
+export function parseErrorBody(body: unknown): unknown {
+	const text = asText(body);
+	if (text === undefined) return body;
+	const trimmed = text.trim();
+	if (!trimmed) return undefined;
+	try {
+		return JSON.parse(trimmed);
+	} catch {
+		return trimmed.length > MAX_TEXT ? `${trimmed.slice(0, MAX_TEXT)}…` : trimmed;
+	}
+}
+
+function str(value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Maps an HTTP failure to its details. The gateway's envelope is
+ * `{error:{message,type,code,param}}`; bodies that are not JSON (an HTML page
+ * from a proxy, plain text) still give a readable message.
+ */
+export function describeGatewayError(input: {
+	status?: number;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+	networkMessage?: string;
+}): GatewayErrorDetails {
+	const { status, headers } = input;
+	const body = parseErrorBody(input.body);
+	const details: GatewayErrorDetails = {
+		status,
+		message: '',
+		requestId: requestIdFrom(headers),
+		hint: hintForStatus(status),
+		body,
+	};
+	const envelope =
+		body && typeof body === 'object' && !Array.isArray(body)
+			? ((body as Record<string, unknown>).error ?? body)
+			: undefined;
+	if (envelope && typeof envelope === 'object' && !Array.isArray(envelope)) {
+		const e = envelope as Record<string, unknown>;
+		details.message = str(e.message) ?? '';
+		details.type = str(e.type);
+		details.code = str(e.code);
+		details.param = str(e.param);
+		details.requestId =
+			details.requestId ?? str(e.request_id) ?? str((body as Record<string, unknown>).request_id);
+	} else if (typeof envelope === 'string' || typeof body === 'string') {
+		const text = (typeof body === 'string' ? body : envelope) as string;
+		details.message = /^\s*</.test(text) ? 'The gateway answered with an HTML page instead of JSON' : text;
+	}
+	if (!details.message) {
+		details.message =
+			status === undefined
+				? (input.networkMessage ?? 'The gateway could not be reached')
+				: `The gateway answered HTTP ${status}`;
+	}
+	return details;
+}
+
+/** The error n8n shows: message first, then the envelope's members, the status and the hint. */
+export function toNodeApiError(node: INode, details: GatewayErrorDetails, itemIndex?: number): NodeApiError {
+	const facts = [
+		details.status !== undefined ? `HTTP ${details.status}` : undefined,
+		details.type ? `type: ${details.type}` : undefined,
+		details.code ? `code: ${details.code}` : undefined,
+		details.param ? `param: ${details.param}` : undefined,
+		details.requestId ? `request id: ${details.requestId}` : undefined,
+	].filter(Boolean);
+	const description = [facts.join(', '), details.hint].filter(Boolean).join('. ');
+	const errorResponse: JsonObject = {
+		message: details.message,
+		...(details.type ? { type: details.type } : {}),
+		...(details.code ? { code: details.code } : {}),
+		...(details.param ? { param: details.param } : {}),
+		...(details.requestId ? { requestId: details.requestId } : {}),
+		...(details.status !== undefined ? { httpCode: String(details.status) } : {}),
+	};
+	const error = new NodeApiError(node, errorResponse, {
+		message: details.message,
+		description,
+		httpCode: details.status !== undefined ? String(details.status) : undefined,
+		itemIndex,
+	});
+	// NodeApiError may replace the message with a generic one for known codes; keep the gateway's.
+	error.message = details.message;
+	error.description = description;
+	return error;
+}

@@ -1,0 +1,202 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Server-sent events, decoded in three small layers that survive any chunk
+ * boundary: bytes -> text (a streaming UTF-8 decoder, so a character split
+ * across chunks is kept whole) -> lines (CR, LF and CRLF, even when the CR and
+ * the LF arrive in different chunks) -> events (`event:`, `data:`, `id:`
+ * fields; `:` comments ignored; a blank line ends an event).
+ */
+
+export interface SseEvent {
+	/** The `event:` field, or `message` when the event had none. */
+	event: string;
+	/** The `data:` lines joined with "\n". */
+	data: string;
+	id?: string;
+}
+
+export class SseDecoder {
+	private readonly text = new TextDecoder('utf-8');
+
+	private pending = '';
+
+	/** True when the previous chunk ended in CR: an LF at the start of the next chunk belongs to it. */
+	private lastWasCr = false;
+
+	private eventName = '';
+
+	private dataLines: string[] = [];
+
+	private id: string | undefined;
+
+	private hasFields = false;
+
+	/** Feeds a chunk; returns the events it completed. */
+	push(chunk: Uint8Array | string): SseEvent[] {
+		const decoded = typeof chunk === 'string' ? chunk : this.text.decode(chunk, { stream: true });
+		return this.consume(decoded);
+	}
+
+	/**
+	 * Ends the stream. Returns an event that was complete except for its
+	 * terminating blank line (servers often omit it at the very end).
+	 */
+	end(): SseEvent[] {
+		const events = this.consume(this.text.decode());
+		if (this.pending) {
+			this.line(this.pending, events);
+			this.pending = '';
+		}
+		this.dispatch(events);
+		return events;
+	}
+
+	private consume(text: string): SseEvent[] {
+		const events: SseEvent[] = [];
+		let start = 0;
+		for (let index = 0; index < text.length; index++) {
+			const char = text.charCodeAt(index);
+			if (char === 10 /* \n */ && this.lastWasCr && index === start && this.pending === '') {
+				// LF of a CRLF whose CR ended the previous chunk.
+				this.lastWasCr = false;
+				start = index + 1;
+				continue;
+			}
+			this.lastWasCr = false;
+			if (char === 10 || char === 13) {
+				const line = this.pending + text.slice(start, index);
+				this.pending = '';
+				this.line(line, events);
+				if (char === 13) {
+					if (index + 1 < text.length) {
+						if (text.charCodeAt(index + 1) === 10) index++;
+					} else {
+						this.lastWasCr = true;
+					}
+				}
+				start = index + 1;
+			}
+		}
+		this.pending += text.slice(start);
+		return events;
+	}
+
+	private line(line: string, events: SseEvent[]): void {
+		if (line === '') {
+			this.dispatch(events);
+			return;
+		}
+		if (line.startsWith(':')) return;
+		const colon = line.indexOf(':');
+		const field = colon === -1 ? line : line.slice(0, colon);
+		let value = colon === -1 ? '' : line.slice(colon + 1);
+		if (value.startsWith(' ')) value = value.slice(1);
+		if (field === 'event') {
+			this.eventName = value;
+			this.hasFields = true;
+		} else if (field === 'data') {
+			this.dataLines.push(value);
+			this.hasFields = true;
+		} else if (field === 'id') {
+			this.id = value;
+		}
+	}
+
+	private dispatch(events: SseEvent[]): void {
+		if (this.hasFields) {
+			const event: SseEvent = { event: this.eventName || 'message', data: this.dataLines.join('\n') };
+			if (this.id !== undefined) event.id = this.id;
+			events.push(event);
+		}
+		this.eventName = '';
+		this.dataLines = [];
+		this.hasFields = false;
+	}
+}
+
+/** Why a stream failed; kept on the error's context for callers and tests. */
+export type SseFailure = 'idle' | 'malformed' | 'truncated' | 'upstream';
+
+/** A stream failure, as n8n shows it: the message says what happened, `context.sseFailure` why. */
+export function sseError(
+	node: INode,
+	message: string,
+	reason: SseFailure,
+	itemIndex?: number,
+): NodeOperationError {
+	const error = new NodeOperationError(node, message, {
+		itemIndex,
+		description:
+			reason === 'idle'
+				? 'The gateway stopped sending data. Try again, or turn streaming off for this request.'
+				: 'The gateway sent a stream this node could not read to its end. Try again; if it repeats, turn streaming off.',
+	});
+	error.context.sseFailure = reason;
+	return error;
+}
+
+/** A readable body that can tell us when its socket goes quiet (Node's IncomingMessage can). */
+interface IdleAware {
+	setTimeout?: (ms: number, callback: () => void) => unknown;
+	destroy?: (error?: Error) => unknown;
+}
+
+export const DEFAULT_SSE_IDLE_MS = 60_000;
+
+export interface SseReadOptions {
+	/** The node the errors are reported for. */
+	node: INode;
+	itemIndex?: number;
+	/** Fail when nothing arrives for this long (default 60 s). */
+	idleMs?: number;
+}
+
+/**
+ * Reads events from a response body. A body that stays silent for `idleMs`
+ * fails with an 'idle' error instead of holding the execution.
+ */
+export async function* readSseEvents(
+	body: AsyncIterable<Uint8Array | string>,
+	options: SseReadOptions,
+): AsyncGenerator<SseEvent> {
+	const idleMs = options.idleMs ?? DEFAULT_SSE_IDLE_MS;
+	const idleMessage = `The stream sent nothing for ${idleMs / 1000} s and was closed`;
+	const decoder = new SseDecoder();
+	let idle = false;
+	const idleAware = body as unknown as IdleAware;
+	if (typeof idleAware.setTimeout === 'function') {
+		idleAware.setTimeout(idleMs, () => {
+			idle = true;
+			idleAware.destroy?.();
+		});
+	}
+	try {
+		for await (const chunk of body) {
+			for (const event of decoder.push(chunk)) yield event;
+		}
+	} catch (error) {
+		if (idle) throw sseError(options.node, idleMessage, 'idle', options.itemIndex);
+		throw new NodeOperationError(options.node, error as Error, { itemIndex: options.itemIndex });
+	}
+	if (idle) throw sseError(options.node, idleMessage, 'idle', options.itemIndex);
+	for (const event of decoder.end()) yield event;
+}
+
+/** Parses an event's data as JSON, or fails with a message that names the event. */
+export function parseEventJson(node: INode, event: SseEvent, itemIndex?: number): Record<string, unknown> {
+	try {
+		const value = JSON.parse(event.data) as unknown;
+		if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+	} catch {
+		// reported below
+	}
+	const preview = event.data.length > 120 ? `${event.data.slice(0, 120)}…` : event.data;
+	throw sseError(
+		node,
+		`The stream sent a malformed "${event.event}" event: ${preview}`,
+		'malformed',
+		itemIndex,
+	);
+}

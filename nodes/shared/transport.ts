@@ -1,0 +1,190 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { credentialForPath } from './credentials';
+import { describeGatewayError, retryAfterHeader, toNodeApiError } from './errors';
+import type { RequestKind } from './retry';
+import { retryDelay } from './retry';
+import type { Clock } from './time';
+import { systemClock } from './time';
+
+/** The n8n contexts that may call the gateway. */
+export type GatewayContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
+
+export type ResponseType = 'json' | 'buffer' | 'stream';
+
+export interface GatewayRequest {
+	method: 'GET' | 'POST';
+	/** Path under the Base URL, e.g. `/v1/user/balance`. Picks the credential. */
+	path: string;
+	body?: IDataObject;
+	headers?: IDataObject;
+	/** `read` may be retried; `create` costs credit and is only retried when it surely did not arrive. */
+	kind: RequestKind;
+	/** How to read a successful answer; default `json`. */
+	responseType?: ResponseType;
+	/** Deadline for one attempt, in milliseconds. */
+	timeoutMs?: number;
+	itemIndex?: number;
+}
+
+export interface GatewayResponse<T> {
+	status: number;
+	headers: Record<string, unknown>;
+	body: T;
+}
+
+export const DEFAULT_READ_TIMEOUT_MS = 60_000;
+export const DEFAULT_CREATE_TIMEOUT_MS = 300_000;
+/** Error bodies read from a streamed response are cut at this size. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+const baseUrlCache = new WeakMap<object, Map<string, string>>();
+
+async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<string> {
+	let perContext = baseUrlCache.get(ctx);
+	if (!perContext) {
+		perContext = new Map();
+		baseUrlCache.set(ctx, perContext);
+	}
+	const cached = perContext.get(credential);
+	if (cached !== undefined) return cached;
+	const credentials = await ctx.getCredentials(credential);
+	const baseUrl = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	if (!/^https?:\/\//i.test(baseUrl)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The credential's Base URL "${baseUrl}" is not an http(s) address`,
+			{
+				description:
+					'Open the credential and set Base URL to the gateway address, e.g. https://gateway.example.com',
+			},
+		);
+	}
+	perContext.set(credential, baseUrl);
+	return baseUrl;
+}
+
+function cancelSignal(ctx: GatewayContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+function networkCodeOf(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as { code?: unknown; cause?: unknown; errno?: unknown };
+		if (typeof candidate.code === 'string' && /^E[A-Z_]+$|^UND_ERR|^ERR_/.test(candidate.code)) {
+			return candidate.code;
+		}
+		current = candidate.cause;
+	}
+	return undefined;
+}
+
+async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		if (size < MAX_ERROR_BODY_BYTES) chunks.push(buffer);
+		size += buffer.length;
+	}
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The only way package code reaches the gateway: one request through n8n's
+ * `httpRequestWithAuthentication`, with the credential the endpoint needs, a
+ * deadline, the retry policy of `retry.ts` and the error mapping of `errors.ts`.
+ */
+export async function gatewayRequest<T = unknown>(
+	ctx: GatewayContext,
+	request: GatewayRequest,
+	clock: Clock = systemClock,
+): Promise<GatewayResponse<T>> {
+	const credential = credentialForPath(request.path);
+	if (!credential) {
+		throw new NodeOperationError(ctx.getNode(), `No credential is known for ${request.path}`, {
+			itemIndex: request.itemIndex,
+		});
+	}
+	const baseURL = await baseUrlFor(ctx, credential);
+	const responseType = request.responseType ?? 'json';
+	const timeout =
+		request.timeoutMs ?? (request.kind === 'read' ? DEFAULT_READ_TIMEOUT_MS : DEFAULT_CREATE_TIMEOUT_MS);
+
+	for (let attempt = 1; ; attempt++) {
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			baseURL,
+			url: request.path,
+			headers: { Accept: responseType === 'json' ? 'application/json' : '*/*', ...request.headers },
+			body: request.body,
+			json: request.body !== undefined,
+			timeout,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			encoding: responseType === 'json' ? 'json' : responseType === 'buffer' ? 'arraybuffer' : 'stream',
+		};
+		let response: IN8nHttpFullResponse | undefined;
+		let networkError: unknown;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				credential,
+				options,
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			networkError = error;
+		}
+
+		const signal = cancelSignal(ctx);
+		if (response && response.statusCode >= 200 && response.statusCode < 300) {
+			let body = response.body as unknown;
+			if (responseType === 'buffer' && !Buffer.isBuffer(body)) body = Buffer.from(body as ArrayBuffer);
+			return {
+				status: response.statusCode,
+				headers: response.headers as Record<string, unknown>,
+				body: body as T,
+			};
+		}
+
+		let errorBody: unknown = response?.body;
+		if (
+			response &&
+			responseType === 'stream' &&
+			errorBody &&
+			typeof errorBody === 'object' &&
+			'pipe' in errorBody
+		) {
+			errorBody = await readStreamText(errorBody as NodeJS.ReadableStream);
+		}
+		const headers = (response?.headers ?? {}) as Record<string, unknown>;
+		const failure = {
+			status: response?.statusCode,
+			retryAfter: retryAfterHeader(headers),
+			networkCode: response ? undefined : networkCodeOf(networkError),
+		};
+		const delay = signal?.aborted ? undefined : retryDelay(request.kind, attempt, failure, clock.now());
+		if (delay === undefined) {
+			const details = describeGatewayError({
+				status: response?.statusCode,
+				headers,
+				body: errorBody,
+				networkMessage: networkError instanceof Error ? networkError.message : undefined,
+			});
+			if (attempt > 1) details.hint = `${details.hint ?? ''} Tried ${attempt} times.`.trim();
+			throw toNodeApiError(ctx.getNode(), details, request.itemIndex);
+		}
+		await clock.sleep(delay, signal);
+	}
+}
