@@ -9,4 +9,9 @@
  * for messages, OpenAI Responses for responses, the Gemini API for cached
  * contents, OpenAI speech plus the native names the interface gives for speech.
  */
-export {};
+export * from './cachedContent';
+export * from './image';
+export * from './message';
+export * from './response';
+export * from './speech';
+export * from './video';

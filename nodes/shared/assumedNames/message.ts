@@ -1,0 +1,2 @@
+/** Assumed wire names of the message resource (see index.ts); filled by its issue. */
+export {};

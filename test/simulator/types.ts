@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { Simulator } from './server';
+
+/** The three authentication mechanisms of the interface's Authentication table. */
+export type AuthMechanism = 'bearer' | 'apiKey' | 'nativeKey';
+
+export interface RouteContext {
+	req: IncomingMessage;
+	res: ServerResponse;
+	/** Path parameters captured by the route's pattern (named groups). */
+	params: Record<string, string>;
+	/** Parsed JSON body (undefined when none); `rawBody` holds the bytes. */
+	body: unknown;
+	rawBody: Buffer;
+	query: URLSearchParams;
+	sim: Simulator;
+}
+
+export interface Route {
+	method: 'GET' | 'POST';
+	/** Exact path, or a pattern with named groups for path parameters. */
+	path: string | RegExp;
+	handle(ctx: RouteContext): void | Promise<void>;
+}
+
+/** A fault the next matching request(s) meet instead of (or on top of) the normal answer. */
+export type Fault =
+	| {
+			kind: 'status';
+			status: number;
+			retryAfter?: string;
+			body?: unknown;
+			rawBody?: string;
+			contentType?: string;
+	  }
+	| { kind: 'slow'; delayMs: number }
+	| { kind: 'drop' }
+	| { kind: 'sse-truncate'; afterEvents?: number }
+	| { kind: 'sse-malformed' }
+	| { kind: 'sse-idle'; afterEvents?: number };
+
+export interface FaultRule {
+	fault: Fault;
+	method?: 'GET' | 'POST';
+	/** Matches when the request path equals this string or matches this pattern. */
+	path?: string | RegExp;
+	/** How many matching requests meet the fault; Infinity for all. Default 1. */
+	times?: number;
+}
+
+export interface LoggedRequest {
+	method: string;
+	path: string;
+	headers: IncomingMessage['headers'];
+	body: unknown;
+	status?: number;
+	at: number;
+}
