@@ -230,6 +230,13 @@ export class Simulator {
 				});
 			}
 
+			// Authentication comes first, as in front of a real gateway: a request
+			// with the wrong mechanism for its endpoint group gets 401 whatever it asks.
+			const mechanism = mechanismFor(path);
+			if (mechanism && !this.authenticated(req, mechanism)) {
+				return sendError(res, 401, this.authMessage(mechanism), { code: 'invalid_credentials' });
+			}
+
 			const candidates = this.routes
 				.map((route) => ({ route, params: matchPath(route.path, path) }))
 				.filter((c) => c.params !== undefined);
@@ -239,10 +246,6 @@ export class Simulator {
 			if (!match)
 				return sendError(res, 405, `${method} is not allowed on ${path}`, { code: 'method_not_allowed' });
 
-			const mechanism = mechanismFor(path);
-			if (mechanism && !this.authenticated(req, mechanism)) {
-				return sendError(res, 401, this.authMessage(mechanism), { code: 'invalid_credentials' });
-			}
 			await match.route.handle({
 				req,
 				res,

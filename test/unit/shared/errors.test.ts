@@ -1,0 +1,109 @@
+import type { INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { describeGatewayError, hintForStatus, parseErrorBody, toNodeApiError } from '../../../nodes/shared/errors';
+
+const node: INode = {
+	id: '1',
+	name: 'Generation Gateway',
+	type: 'n8n-nodes-generation-gateway.generationGateway',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+const envelope = (message: string, type: string, code: string, param: string) => ({
+	error: { message, type, code, param },
+});
+
+describe('describeGatewayError: the envelope and the status reach the user (R8)', () => {
+	const rows: Array<[string, Parameters<typeof describeGatewayError>[0], Record<string, unknown>]> = [
+		[
+			'envelope members',
+			{ status: 400, body: envelope('n must be 1 for legacyimg-3', 'invalid_request_error', 'invalid_value', 'n') },
+			{ status: 400, message: 'n must be 1 for legacyimg-3', type: 'invalid_request_error', code: 'invalid_value', param: 'n' },
+		],
+		[
+			'envelope as a JSON string body',
+			{ status: 401, body: JSON.stringify(envelope('bad token', 'authentication_error', 'invalid_token', '')) },
+			{ status: 401, message: 'bad token', type: 'authentication_error', code: 'invalid_token', param: undefined },
+		],
+		[
+			'envelope as bytes',
+			{ status: 402, body: Buffer.from(JSON.stringify(envelope('no credit', 'insufficient_quota', 'quota', ''))) },
+			{ status: 402, message: 'no credit', type: 'insufficient_quota', code: 'quota' },
+		],
+		[
+			'request id from the x-request-id header',
+			{ status: 500, headers: { 'X-Request-Id': 'req_123' }, body: envelope('upstream failed', 'api_error', 'upstream', '') },
+			{ requestId: 'req_123', message: 'upstream failed' },
+		],
+		[
+			'request id from the body when no header carries one',
+			{ status: 500, body: { error: { message: 'boom', type: 'api_error' }, request_id: 'req_body' } },
+			{ requestId: 'req_body' },
+		],
+		[
+			'an HTML page from a proxy',
+			{ status: 502, body: '<html><body>Bad Gateway</body></html>' },
+			{ status: 502, message: 'The gateway answered with an HTML page instead of JSON' },
+		],
+		['plain text body', { status: 503, body: 'upstream overloaded' }, { message: 'upstream overloaded' }],
+		['empty body', { status: 504, body: '' }, { message: 'The gateway answered HTTP 504' }],
+		[
+			'a top-level message without the envelope',
+			{ status: 400, body: { message: 'bad size', code: 'size' } },
+			{ message: 'bad size', code: 'size' },
+		],
+		[
+			'no response at all',
+			{ networkMessage: 'connect ECONNREFUSED 127.0.0.1:9' },
+			{ status: undefined, message: 'connect ECONNREFUSED 127.0.0.1:9' },
+		],
+	];
+
+	it.each(rows)('%s', (_name, input, expected) => {
+		expect(describeGatewayError(input)).toMatchObject(expected);
+	});
+
+	it('shortens long non-JSON bodies', () => {
+		const parsed = parseErrorBody('x'.repeat(2000)) as string;
+		expect(parsed.length).toBeLessThan(600);
+	});
+});
+
+describe('hintForStatus: plain-language hints', () => {
+	it.each([
+		[401, /secret is correct/],
+		[402, /no credit/],
+		[403, /not allowed/],
+		[404, /does not know/],
+		[429, /rate-limiting/],
+		[500, /server-side problem/],
+		[503, /server-side problem/],
+		[undefined, /No answer arrived/],
+	])('HTTP %p', (status, hint) => {
+		expect(hintForStatus(status)).toMatch(hint);
+	});
+});
+
+describe('toNodeApiError', () => {
+	it('keeps the gateway message and lists type, code, param, status and request id', () => {
+		const details = describeGatewayError({
+			status: 429,
+			headers: { 'x-request-id': 'req_9' },
+			body: envelope('Too many requests', 'rate_limit_error', 'rate_limited', 'model'),
+		});
+		const error = toNodeApiError(node, details, 3);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Too many requests');
+		expect(error.httpCode).toBe('429');
+		expect(error.description).toContain('HTTP 429');
+		expect(error.description).toContain('type: rate_limit_error');
+		expect(error.description).toContain('code: rate_limited');
+		expect(error.description).toContain('param: model');
+		expect(error.description).toContain('request id: req_9');
+		expect(error.description).toContain('rate-limiting');
+		expect(error.context.itemIndex).toBe(3);
+	});
+});
