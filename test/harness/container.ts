@@ -1,0 +1,72 @@
+/**
+ * The @n8n/di services n8n-core's engine and node helpers pull from the
+ * container (Logger, InstanceSettings, BinaryDataService, OutboundHttp,
+ * ErrorReporter...). Most construct themselves from environment-backed config
+ * classes, so we only point n8n's folders at a temp dir, silence the logger and
+ * initialise binary data in `filesystem` mode, as a regular n8n 2.x instance does.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
+import type { LogMetadata, Logger as WorkflowLogger } from 'n8n-workflow';
+import { LoggerProxy } from 'n8n-workflow';
+
+/** Swallows everything: passing tests must not print n8n's debug/warn lines. */
+class SilentLogger implements WorkflowLogger {
+	error(_message: string, _metadata?: LogMetadata): void {}
+	warn(_message: string, _metadata?: LogMetadata): void {}
+	info(_message: string, _metadata?: LogMetadata): void {}
+	debug(_message: string, _metadata?: LogMetadata): void {}
+	scoped(): this {
+		return this;
+	}
+}
+
+let tempRoot: string | undefined;
+let ready: Promise<void> | undefined;
+
+/** The per-process temp folder holding n8n's user folder and binary files. */
+export function harnessTempDir(): string {
+	if (!tempRoot) tempRoot = mkdtempSync(path.join(tmpdir(), 'n8n-harness-'));
+	return tempRoot;
+}
+
+async function setUp(): Promise<void> {
+	const root = harnessTempDir();
+	// Read by @n8n/config's InstanceSettingsConfig / BinaryDataConfig when first
+	// constructed: keep n8n's settings file and binary files out of ~/.n8n.
+	process.env.N8N_USER_FOLDER = root;
+	process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+	process.env.N8N_BINARY_DATA_STORAGE_PATH = path.join(root, 'binary-data');
+	process.env.N8N_ENCRYPTION_KEY ??= 'workflow-harness-encryption-key';
+	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+
+	const silent = new SilentLogger();
+	// n8n-core resolves Logger through DI (DirectoryLoader, ErrorReporter, OutboundHttp...).
+	Container.set(Logger, silent as unknown as Logger);
+	// n8n-workflow logs through its own proxy (WorkflowExecute's "started"/"finished").
+	LoggerProxy.init(silent);
+
+	const config = Container.get(BinaryDataConfig);
+	config.mode = 'filesystem';
+	config.localStoragePath = path.join(root, 'binary-data');
+	await Container.get(BinaryDataService).init();
+}
+
+/** Idempotent: prepares the DI container once per process (jest: per test file). */
+export async function ensureContainer(): Promise<void> {
+	ready ??= setUp();
+	await ready;
+}
+
+/** Removes the temp folder (binary files, n8n settings). Safe to call twice. */
+export function disposeContainer(): void {
+	if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
+	tempRoot = undefined;
+	ready = undefined;
+	Container.reset();
+}

@@ -1,0 +1,4 @@
+/** The in-process workflow test harness: see engine.ts. */
+export * from './engine';
+export { HarnessCredentialsHelper } from './credentials-helper';
+export { HarnessNodeTypes, PACKAGE_ROOT } from './node-types';
