@@ -61,7 +61,14 @@ async function record(result: RunResult, workflow: WorkflowJson, outDir: string)
 		if (error) say(`    ${node.name}: FAILED: ${error.message}`);
 		if (!items.length) continue;
 		const safeName = node.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-		writeFileSync(join(outDir, `${safeName}.json`), JSON.stringify(items.map((i) => i.json), null, 2));
+		writeFileSync(
+			join(outDir, `${safeName}.json`),
+			JSON.stringify(
+				items.map((i) => i.json),
+				null,
+				2,
+			),
+		);
 		say(`    ${node.name}: ${items.length} item(s)`);
 		for (const [index, item] of items.entries()) {
 			say(`      [${index}] ${shortJson(item.json)}`);
@@ -69,7 +76,9 @@ async function record(result: RunResult, workflow: WorkflowJson, outDir: string)
 				const bytes = await readBinary(data);
 				const file = `${safeName}-${index}-${property}.${data.fileExtension ?? 'bin'}`;
 				writeFileSync(join(outDir, file), bytes);
-				say(`          binary ${property}: ${data.mimeType}, ${bytes.length} bytes -> demo-output/${basename(outDir)}/${file}`);
+				say(
+					`          binary ${property}: ${data.mimeType}, ${bytes.length} bytes -> demo-output/${basename(outDir)}/${file}`,
+				);
 			}
 		}
 	}
@@ -121,7 +130,9 @@ async function main(): Promise<void> {
 	}
 	await sim.stop();
 	disposeHarness();
-	say(`${files.length - failures} of ${files.length} example workflow(s) ran as expected; outputs in demo-output/`);
+	say(
+		`${files.length - failures} of ${files.length} example workflow(s) ran as expected; outputs in demo-output/`,
+	);
 	process.exitCode = failures ? 1 : 0;
 }
 
