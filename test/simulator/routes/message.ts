@@ -1,4 +1,23 @@
+import { randomUUID } from 'node:crypto';
+
+import { sendJson } from '../http';
+import { generateMessage, messageEvents } from '../message/generate';
+import { validateMessageRequest } from '../message/validate';
 import type { Route } from '../types';
 
-/** Endpoints of the message resource; they arrive with its issue. */
-export const messageRoutes: Route[] = [];
+/**
+ * POST /v1/messages (x-api-key): strict validation, then a Message resource,
+ * or with `stream: true` the same resource as Anthropic Messages SSE events.
+ */
+export const messageRoutes: Route[] = [
+	{
+		method: 'POST',
+		path: '/v1/messages',
+		async handle(ctx) {
+			const body = validateMessageRequest(ctx.body);
+			const message = generateMessage(body, `msg_${randomUUID().replace(/-/g, '').slice(0, 20)}`);
+			if (body.stream === true) return await ctx.sim.streamSse(ctx, messageEvents(message));
+			sendJson(ctx.res, 200, message);
+		},
+	},
+];

@@ -1,0 +1,210 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { DateTime } from 'luxon';
+
+import {
+	CACHED_CONTENT_LABELS,
+	CACHED_CONTENT_PATH,
+	FUNCTION_CALLING_MODES,
+	MAX_DISPLAY_NAME,
+	buildCachedContentBody,
+	cachedContentBodySchema,
+} from '../../../shared/cachedContentRequest';
+import { gatewayRequest } from '../../../shared/transport';
+import { assertValid, refusal } from '../../../shared/validation';
+import {
+	additionalBodyField,
+	readAdditionalBody,
+	readRequestSettings,
+	scoped,
+	withAdditionalBody,
+} from '../descriptions';
+import { readJsonParameter, splitList } from '../message/jsonParameter';
+import type { OperationModule } from '../types';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. native-model-1',
+		description:
+			'The model the cache is bound to (it works only with this model). A bare name gets the "models/" prefix.',
+	},
+	{
+		displayName: 'Contents Input',
+		name: 'contentsMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Text Turns', value: 'form' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Turns with any part kind: inline files, file references, function calls',
+			},
+		],
+		default: 'form',
+	},
+	{
+		displayName: 'Turns',
+		name: 'turns',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Turn',
+		default: { turn: [{ role: 'user', text: '' }] },
+		displayOptions: { show: { contentsMode: ['form'] } },
+		description: 'The content to cache, in conversation order (at least one turn)',
+		options: [
+			{
+				name: 'turn',
+				displayName: 'Turn',
+				values: [
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{ name: 'User', value: 'user' },
+							{ name: 'Model', value: 'model' },
+						],
+						default: 'user',
+					},
+					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 6 }, default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Contents (JSON)',
+		name: 'contentsJson',
+		type: 'json',
+		default: '[\n  {"role": "user", "parts": [{"text": "A long document"}]}\n]',
+		displayOptions: { show: { contentsMode: ['json'] } },
+		description: 'A list of {role: user|model, parts: [...]}, each with at least one part',
+	},
+	{
+		displayName: 'System Instruction',
+		name: 'systemInstruction',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+	},
+	{
+		displayName: 'Expiry',
+		name: 'expiry',
+		type: 'options',
+		options: [
+			{ name: 'Gateway Default', value: 'default' },
+			{ name: 'TTL', value: 'ttl', description: 'A lifetime in seconds from now' },
+			{ name: 'Expire Time', value: 'expireTime', description: 'An absolute date and time' },
+		],
+		default: 'ttl',
+	},
+	{
+		displayName: 'TTL (Seconds)',
+		name: 'ttlSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 3 },
+		default: 3600,
+		displayOptions: { show: { expiry: ['ttl'] } },
+		description: 'Sent as the interface duration, e.g. 3600 → "3600s"',
+	},
+	{
+		displayName: 'Expire Time',
+		name: 'expireTime',
+		type: 'dateTime',
+		default: '',
+		displayOptions: { show: { expiry: ['expireTime'] } },
+		description: "Sent as RFC 3339 in UTC; a time without a zone is read in the workflow's time zone",
+	},
+	{
+		displayName: 'Display Name',
+		name: 'displayName',
+		type: 'string',
+		default: '',
+		description: `At most ${MAX_DISPLAY_NAME} characters`,
+	},
+	{
+		displayName: 'Function Declarations (JSON)',
+		name: 'functionDeclarations',
+		type: 'json',
+		default: '[]',
+		description:
+			'Functions the cached model may call: [{name, description, parameters (JSON Schema)}]. Empty list: no tools.',
+	},
+	{
+		displayName: 'Function Calling Mode',
+		name: 'functionCallingMode',
+		type: 'options',
+		options: [
+			{ name: 'Default (Not Sent)', value: 'default' },
+			...FUNCTION_CALLING_MODES.map((mode) => ({ name: mode, value: mode })),
+		],
+		default: 'default',
+	},
+	{
+		displayName: 'Allowed Function Names',
+		name: 'allowedFunctionNames',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { functionCallingMode: ['ANY', 'VALIDATED'] } },
+		description: 'Comma-separated; each must be a declared function',
+	},
+	additionalBodyField,
+];
+
+/** The expire time as RFC 3339 UTC; text that is not a date is sent as typed for the schema to refuse. */
+function readExpireTime(ctx: IExecuteFunctions, i: number): string {
+	const raw = ctx.getNodeParameter('expireTime', i, '') as unknown;
+	const text = DateTime.isDateTime(raw) ? (raw.toISO() ?? '') : String(raw ?? '').trim();
+	if (!text)
+		throw refusal(ctx.getNode(), 'Expire Time', 'enter a date and time (or choose another Expiry)', i);
+	const parsed = DateTime.fromISO(text, { zone: ctx.getTimezone() });
+	return parsed.isValid ? parsed.toUTC().toISO({ suppressMilliseconds: true })! : text;
+}
+
+async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const param = <T>(name: string, fallback: T) => this.getNodeParameter(name, i, fallback) as T;
+	const contents =
+		param<string>('contentsMode', 'form') === 'json'
+			? readJsonParameter(this, 'contentsJson', 'Contents (JSON)', i)
+			: ((param<IDataObject>('turns', {}).turn as IDataObject[] | undefined)?.map((turn) => ({
+					role: turn.role,
+					parts: [{ text: turn.text }],
+				})) ?? []);
+	const declarations = readJsonParameter(this, 'functionDeclarations', 'Function Declarations (JSON)', i);
+	const mode = param<string>('functionCallingMode', 'default');
+	const expiry = param<string>('expiry', 'ttl');
+	const body = withAdditionalBody(
+		buildCachedContentBody({
+			model: param('model', ''),
+			contents,
+			systemInstruction: param('systemInstruction', '') || undefined,
+			functionDeclarations: Array.isArray(declarations) && !declarations.length ? undefined : declarations,
+			functionCallingMode: mode === 'default' ? undefined : mode,
+			allowedFunctionNames: splitList(param('allowedFunctionNames', ''), true),
+			ttlSeconds: expiry === 'ttl' ? param('ttlSeconds', 3600) : undefined,
+			expireTime: expiry === 'expireTime' ? readExpireTime(this, i) : undefined,
+			displayName: param('displayName', '') || undefined,
+		}),
+		readAdditionalBody(this, i),
+	);
+	assertValid(this.getNode(), cachedContentBodySchema, body, CACHED_CONTENT_LABELS, i);
+	const { timeoutMs } = readRequestSettings(this, i);
+	const { body: resource } = await gatewayRequest<IDataObject>(this, {
+		method: 'POST',
+		path: CACHED_CONTENT_PATH,
+		body,
+		kind: 'create',
+		timeoutMs,
+		itemIndex: i,
+	});
+	return [{ json: resource }];
+}
+
+export const create: OperationModule = {
+	description: scoped('cachedContent', 'create', properties),
+	execute,
+};

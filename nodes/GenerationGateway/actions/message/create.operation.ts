@@ -1,0 +1,271 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { MessageForm, ThinkingType } from '../../../shared/messageRequest';
+import {
+	MESSAGE_LABELS,
+	MESSAGE_PATH,
+	MIN_THINKING_BUDGET,
+	buildMessageBody,
+	messageBodySchema,
+} from '../../../shared/messageRequest';
+import { MessageStreamAssembler, simplifyMessage } from '../../../shared/messageStream';
+import { assembleStream } from '../../../shared/messageStreamReader';
+import { gatewayRequest } from '../../../shared/transport';
+import { assertValid } from '../../../shared/validation';
+import {
+	additionalBodyField,
+	readAdditionalBody,
+	readRequestSettings,
+	scoped,
+	withAdditionalBody,
+} from '../descriptions';
+import type { OperationModule } from '../types';
+import { messageOptions } from './options';
+import { readJsonParameter, splitList } from './jsonParameter';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. chat-model-1',
+		description: 'The chat model ID, as the gateway names it (aliases and dated snapshots work too)',
+	},
+	{
+		displayName: 'Max Tokens',
+		name: 'maxTokens',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 1024,
+		description:
+			'Most tokens the reply may use, thinking included. 0 generates no reply: it only warms the prompt cache.',
+	},
+	{
+		displayName: 'Conversation Input',
+		name: 'conversationMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Turns', value: 'form', description: 'User and assistant turns, as text' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'The messages list as JSON: images, documents, tool results, thinking blocks',
+			},
+		],
+		default: 'form',
+	},
+	{
+		displayName: 'Turns',
+		name: 'turns',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Turn',
+		default: { turn: [{ role: 'user', text: '' }] },
+		displayOptions: { show: { conversationMode: ['form'] } },
+		description: 'The conversation so far, oldest first. Consecutive turns of the same role are merged.',
+		options: [
+			{
+				name: 'turn',
+				displayName: 'Turn',
+				values: [
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{ name: 'User', value: 'user' },
+							{ name: 'Assistant', value: 'assistant' },
+						],
+						default: 'user',
+					},
+					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 4 }, default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Messages (JSON)',
+		name: 'messagesJson',
+		type: 'json',
+		default: '[\n  {"role": "user", "content": "Hello"}\n]',
+		displayOptions: { show: { conversationMode: ['json'] } },
+		description:
+			'A list of {role, content}; content is text or a list of content blocks. Pass thinking blocks back exactly as received (their signature unchanged).',
+	},
+	{
+		displayName: 'System',
+		name: 'system',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: 'System prompt. The gateway has no system-role messages: system instructions go here.',
+	},
+	{
+		displayName: 'Thinking',
+		name: 'thinking',
+		type: 'options',
+		options: [
+			{ name: 'Default (Not Sent)', value: 'default' },
+			{ name: 'Enabled', value: 'enabled', description: 'Think first, within a token budget' },
+			{ name: 'Adaptive', value: 'adaptive', description: 'The model decides how much to think' },
+			{ name: 'Disabled', value: 'disabled' },
+		],
+		default: 'default',
+		description: 'Extended thinking. Thinking tokens count toward Max Tokens.',
+	},
+	{
+		displayName: 'Thinking Budget Tokens',
+		name: 'thinkingBudget',
+		type: 'number',
+		typeOptions: { minValue: MIN_THINKING_BUDGET },
+		default: 2048,
+		displayOptions: { show: { thinking: ['enabled'] } },
+		description: `At least ${MIN_THINKING_BUDGET}, and below Max Tokens`,
+	},
+	{
+		displayName: 'Thinking Display',
+		name: 'thinkingDisplay',
+		type: 'options',
+		options: [
+			{ name: 'Default (Not Sent)', value: 'default' },
+			{ name: 'Summarized', value: 'summarized' },
+			{ name: 'Omitted', value: 'omitted', description: 'Hides the thinking text but keeps its signature' },
+			{ name: 'Updates', value: 'updates' },
+		],
+		default: 'default',
+		displayOptions: { show: { thinking: ['enabled', 'adaptive'] } },
+	},
+	{
+		displayName: 'Unmatched Thinking Blocks',
+		name: 'unmatchedThinkingBlocks',
+		type: 'options',
+		options: [
+			{ name: 'Default (Not Sent)', value: 'default' },
+			{ name: 'Error', value: 'error', description: 'The gateway answers HTTP 400' },
+			{ name: 'Drop Block', value: 'drop_block', description: 'The gateway removes them' },
+		],
+		default: 'default',
+		displayOptions: { show: { thinking: ['enabled', 'adaptive', 'disabled'] } },
+		description: 'What the gateway does with thinking blocks in the conversation that do not match',
+	},
+	{
+		displayName: 'Simplify Output',
+		name: 'simplifyOutput',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return only the text, stop reason, stop sequence and usage. Turn off for the full Message resource (content blocks, thinking signatures, tool calls).',
+	},
+	messageOptions,
+	additionalBodyField,
+];
+
+const unset = (value: unknown) => (value === 'default' || value === '' ? undefined : value);
+
+function readForm(ctx: IExecuteFunctions, i: number): MessageForm {
+	const param = <T>(name: string, fallback?: T) => ctx.getNodeParameter(name, i, fallback) as T;
+	const messages =
+		param<string>('conversationMode', 'form') === 'json'
+			? readJsonParameter(ctx, 'messagesJson', 'Messages (JSON)', i)
+			: ((param<IDataObject>('turns', {}).turn as IDataObject[] | undefined)?.map((turn) => ({
+					role: turn.role,
+					content: turn.text,
+				})) ?? []);
+	const thinkingType = unset(param<string>('thinking', 'default')) as ThinkingType | undefined;
+	const options = param<IDataObject>('options', {});
+	const toolChoice = options.toolChoice as string | undefined;
+	return {
+		model: param<string>('model', ''),
+		maxTokens: param<number>('maxTokens', 1024),
+		messages,
+		system: unset(param<string>('system', '')) as string | undefined,
+		thinking: thinkingType && {
+			type: thinkingType,
+			budgetTokens: thinkingType === 'enabled' ? param<number>('thinkingBudget', 2048) : undefined,
+			display:
+				thinkingType === 'disabled' ? undefined : (unset(param('thinkingDisplay', 'default')) as string),
+			unmatchedBlocks: unset(param('unmatchedThinkingBlocks', 'default')) as string | undefined,
+		},
+		stream: options.stream as boolean | undefined,
+		stopSequences: splitList(options.stopSequences),
+		temperature: options.temperature as number | undefined,
+		topP: options.topP as number | undefined,
+		topK: options.topK as number | undefined,
+		tools:
+			options.tools === undefined ? undefined : readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', i),
+		toolChoice: toolChoice
+			? { type: toolChoice, ...(toolChoice === 'tool' ? { name: String(options.toolName ?? '') } : {}) }
+			: undefined,
+		effort: options.effort as string | undefined,
+		serviceTier: options.serviceTier as string | undefined,
+		speed: options.speed as string | undefined,
+		container: readContainer(String(options.container ?? '')),
+		contextManagement:
+			options.contextManagement === undefined
+				? undefined
+				: readJsonParameter(ctx, 'options.contextManagement', 'Context Management (JSON)', i),
+		diagnostics:
+			options.diagnostics === undefined
+				? undefined
+				: readJsonParameter(ctx, 'options.diagnostics', 'Diagnostics (JSON)', i),
+		fallbackCreditToken: unset(options.fallbackCreditToken) as string | undefined,
+		fallbackModels: splitList(options.fallbackModels, true),
+		inferenceGeo: unset(options.inferenceGeo) as string | undefined,
+	};
+}
+
+/** The container field takes an ID, or a JSON object (e.g. with skills). */
+function readContainer(text: string): unknown {
+	const trimmed = text.trim();
+	if (!trimmed) return undefined;
+	if (!trimmed.startsWith('{')) return trimmed;
+	try {
+		return JSON.parse(trimmed) as unknown;
+	} catch {
+		return trimmed; // sent as an ID; the gateway judges it
+	}
+}
+
+async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const body = withAdditionalBody(buildMessageBody(readForm(this, i)), readAdditionalBody(this, i));
+	assertValid(node, messageBodySchema, body, MESSAGE_LABELS, i);
+	const { timeoutMs } = readRequestSettings(this, i);
+	let message: IDataObject;
+	if (body.stream === true) {
+		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
+			method: 'POST',
+			path: MESSAGE_PATH,
+			body,
+			kind: 'create',
+			responseType: 'stream',
+			timeoutMs,
+			itemIndex: i,
+		});
+		message = (await assembleStream(response.body, new MessageStreamAssembler(), {
+			node,
+			itemIndex: i,
+			what: 'The message stream failed',
+		})) as IDataObject;
+	} else {
+		const response = await gatewayRequest<IDataObject>(this, {
+			method: 'POST',
+			path: MESSAGE_PATH,
+			body,
+			kind: 'create',
+			timeoutMs,
+			itemIndex: i,
+		});
+		message = response.body;
+	}
+	const simplify = this.getNodeParameter('simplifyOutput', i, true) as boolean;
+	return [{ json: (simplify ? simplifyMessage(message) : message) as IDataObject }];
+}
+
+export const create: OperationModule = {
+	description: scoped('message', 'create', properties),
+	execute,
+};

@@ -1,0 +1,273 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { RESPONSE_WIRE } from '../../../shared/assumedNames/response';
+import { sniffMediaType } from '../../../shared/binary';
+import { assembleStream } from '../../../shared/messageStreamReader';
+import {
+	RESPONSE_LABELS,
+	RESPONSE_PATH,
+	binaryInputPart,
+	inputMessage,
+	responseBodySchema,
+} from '../../../shared/responseRequest';
+import { ResponseStreamAssembler, responseProblem, simplifyResponse } from '../../../shared/responseStream';
+import { gatewayRequest } from '../../../shared/transport';
+import { assertValid, refusal } from '../../../shared/validation';
+import {
+	additionalBodyField,
+	readAdditionalBody,
+	readRequestSettings,
+	scoped,
+	withAdditionalBody,
+} from '../descriptions';
+import { readJsonParameter, splitList } from '../message/jsonParameter';
+import type { OperationModule } from '../types';
+import { responseOptions } from './options';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. resp-model-1',
+		description: 'The model ID, as the gateway names it (aliases and dated snapshots work too)',
+	},
+	{
+		displayName: 'Input Type',
+		name: 'inputMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Text', value: 'text' },
+			{
+				name: 'Messages',
+				value: 'messages',
+				description: 'Messages with text and files (images, audio, documents) from the item’s binary data',
+			},
+			{ name: 'JSON', value: 'json', description: 'The input items as JSON' },
+		],
+		default: 'text',
+	},
+	{
+		displayName: 'Input',
+		name: 'inputText',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		displayOptions: { show: { inputMode: ['text'] } },
+	},
+	{
+		displayName: 'Messages',
+		name: 'inputMessages',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Message',
+		default: { message: [{ role: 'user', text: '', binaryProperties: '' }] },
+		displayOptions: { show: { inputMode: ['messages'] } },
+		options: [
+			{
+				name: 'message',
+				displayName: 'Message',
+				values: [
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{ name: 'User', value: 'user' },
+							{ name: 'Assistant', value: 'assistant' },
+							{ name: 'Developer', value: 'developer' },
+							{ name: 'System', value: 'system' },
+						],
+						default: 'user',
+					},
+					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '' },
+					{
+						displayName: 'Binary Properties',
+						name: 'binaryProperties',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. data, data_1',
+						description:
+							'Binary properties of the input item to attach (comma-separated): images are sent as images, audio as audio, anything else as a file',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Input (JSON)',
+		name: 'inputJson',
+		type: 'json',
+		default: '[\n  {"role": "user", "content": [{"type": "input_text", "text": "Hello"}]}\n]',
+		displayOptions: { show: { inputMode: ['json'] } },
+	},
+	{
+		displayName: 'Instructions',
+		name: 'instructions',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: 'System or developer instruction. Not inherited from a previous response.',
+	},
+	{
+		displayName: 'Simplify Output',
+		name: 'simplifyOutput',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return only output_text, status and usage. Turn off for the full Response object.',
+	},
+	responseOptions,
+	additionalBodyField,
+];
+
+/** Form option -> wire member (top level, or inside `reasoning`). */
+const OPTION_WIRE: Record<string, string> = {
+	background: 'background',
+	include: 'include',
+	maxOutputTokens: 'max_output_tokens',
+	maxToolCalls: 'max_tool_calls',
+	parallelToolCalls: 'parallel_tool_calls',
+	previousResponseId: 'previous_response_id',
+	promptCacheKey: 'prompt_cache_key',
+	promptCacheRetention: 'prompt_cache_retention',
+	safetyIdentifier: 'safety_identifier',
+	serviceTier: 'service_tier',
+	store: 'store',
+	stream: 'stream',
+	temperature: 'temperature',
+	toolChoice: 'tool_choice',
+	topLogprobs: 'top_logprobs',
+	topP: 'top_p',
+	truncation: 'truncation',
+	user: 'user',
+};
+const REASONING_WIRE: Record<string, string> = {
+	reasoningEffort: 'effort',
+	reasoningSummary: 'summary',
+	reasoningGenerateSummary: RESPONSE_WIRE.reasoningGenerateSummary,
+	reasoningContext: 'context',
+	reasoningMode: 'mode',
+};
+
+async function readMessages(ctx: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const rows = (ctx.getNodeParameter('inputMessages', i, {}) as IDataObject).message as
+		| IDataObject[]
+		| undefined;
+	const item = ctx.getInputData()[i];
+	const messages: IDataObject[] = [];
+	for (const [n, row] of (rows ?? []).entries()) {
+		const files: IDataObject[] = [];
+		for (const name of splitList(row.binaryProperties, true)) {
+			const binary = item.binary?.[name];
+			if (!binary) {
+				throw refusal(
+					ctx.getNode(),
+					`Messages (#${n + 1} Binary Properties)`,
+					`the item has no binary property "${name}"`,
+					i,
+				);
+			}
+			const bytes = await ctx.helpers.getBinaryDataBuffer(i, name);
+			const mimeType = binary.mimeType || sniffMediaType(bytes)?.mimeType || 'application/octet-stream';
+			files.push(
+				binaryInputPart({
+					mimeType,
+					fileName: binary.fileName,
+					extension: binary.fileExtension,
+					base64: bytes.toString('base64'),
+				}),
+			);
+		}
+		messages.push(inputMessage(String(row.role ?? 'user'), String(row.text ?? ''), files));
+	}
+	return messages;
+}
+
+async function readBody(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const mode = ctx.getNodeParameter('inputMode', i, 'text') as string;
+	const body: IDataObject = { model: ctx.getNodeParameter('model', i, '') as string };
+	if (mode === 'text') {
+		const text = ctx.getNodeParameter('inputText', i, '') as string;
+		if (text !== '') body.input = text;
+	} else if (mode === 'messages') {
+		body.input = await readMessages(ctx, i);
+	} else {
+		body.input = readJsonParameter(ctx, 'inputJson', 'Input (JSON)', i) as IDataObject[];
+	}
+	const instructions = ctx.getNodeParameter('instructions', i, '') as string;
+	if (instructions) body.instructions = instructions;
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const reasoning: IDataObject = {};
+	for (const [option, value] of Object.entries(options)) {
+		if (value === '' || (Array.isArray(value) && !value.length)) continue;
+		if (OPTION_WIRE[option]) body[OPTION_WIRE[option]] = value;
+		else if (REASONING_WIRE[option]) reasoning[REASONING_WIRE[option]] = value;
+	}
+	if (Object.keys(reasoning).length) body.reasoning = reasoning;
+	if (typeof options.conversation === 'string' && options.conversation.trim()) {
+		const text = options.conversation.trim();
+		body.conversation = text.startsWith('{')
+			? (readJsonParameter(ctx, 'options.conversation', 'Conversation', i) as IDataObject)
+			: text;
+	}
+	if (options.tools !== undefined)
+		body.tools = readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', i) as IDataObject[];
+	if (options.moderation !== undefined) {
+		body[RESPONSE_WIRE.moderation] = readJsonParameter(
+			ctx,
+			'options.moderation',
+			'Moderation (JSON)',
+			i,
+		) as IDataObject;
+	}
+	return body;
+}
+
+async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const body = withAdditionalBody(await readBody(this, i), readAdditionalBody(this, i));
+	assertValid(node, responseBodySchema, body, RESPONSE_LABELS, i);
+	const { timeoutMs } = readRequestSettings(this, i);
+	const request = {
+		method: 'POST',
+		path: RESPONSE_PATH,
+		body,
+		kind: 'create',
+		timeoutMs,
+		itemIndex: i,
+	} as const;
+	let response: IDataObject;
+	if (body.stream === true) {
+		const { body: stream } = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
+			...request,
+			responseType: 'stream',
+		});
+		response = (await assembleStream(stream, new ResponseStreamAssembler(), {
+			node,
+			itemIndex: i,
+			what: 'The response stream failed',
+		})) as IDataObject;
+	} else {
+		response = (await gatewayRequest<IDataObject>(this, request)).body;
+	}
+	// failed / incomplete / cancelled are not results: they fail the item (or become its error item).
+	const problem = responseProblem(response);
+	if (problem) {
+		throw new NodeOperationError(node, problem, {
+			itemIndex: i,
+			description: `Response ${String(response.id)}: ${JSON.stringify(response.error ?? response.incomplete_details ?? null)}`,
+		});
+	}
+	const simplify = this.getNodeParameter('simplifyOutput', i, true) as boolean;
+	return [{ json: (simplify ? simplifyResponse(response) : response) as IDataObject }];
+}
+
+export const create: OperationModule = {
+	description: scoped('response', 'create', properties),
+	execute,
+};

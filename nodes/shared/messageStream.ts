@@ -1,0 +1,177 @@
+import type { StreamAssembler, StreamOutcome } from './messageStreamReader';
+
+/**
+ * Assembles the SSE events of POST /v1/messages (the event sequence of the
+ * Anthropic Messages protocol the endpoint mirrors) into the same Message
+ * resource a non-streamed call returns:
+ *
+ *   message_start -> (content_block_start, content_block_delta*, content_block_stop)*
+ *   -> message_delta -> message_stop, with `ping` anywhere and `error` ending it.
+ *
+ * Deltas: text_delta, input_json_delta (tool input, parsed at the block's
+ * stop), thinking_delta, signature_delta (the signature is kept byte for byte:
+ * it must be passed back unchanged), citations_delta. Unknown events and delta
+ * types are skipped, so newer gateways do not break older nodes.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class MessageStreamAssembler implements StreamAssembler {
+	private message: Json | undefined;
+
+	private blocks: Json[] = [];
+
+	/** Tool input JSON arriving in pieces, per block index. */
+	private partialJson = new Map<number, string>();
+
+	private stopped = false;
+
+	private failure: Extract<StreamOutcome, { ok: false }> | undefined;
+
+	apply(eventName: string, data: Json): void {
+		if (this.failure || this.stopped) return;
+		const type = typeof data.type === 'string' ? data.type : eventName;
+		switch (type) {
+			case 'message_start':
+				if (!isObject(data.message)) return this.fail('message_start without a message');
+				this.message = { ...data.message };
+				this.blocks = Array.isArray(data.message.content) ? [...(data.message.content as Json[])] : [];
+				return;
+			case 'content_block_start':
+				return this.startBlock(data);
+			case 'content_block_delta':
+				return this.applyDelta(data);
+			case 'content_block_stop':
+				return this.stopBlock(data);
+			case 'message_delta':
+				return this.applyMessageDelta(data);
+			case 'message_stop':
+				if (!this.message) return this.fail('message_stop before message_start');
+				this.stopped = true;
+				return;
+			case 'error': {
+				const error = isObject(data.error) ? data.error : data;
+				const kind = typeof error.type === 'string' ? ` (${error.type})` : '';
+				this.failure = {
+					ok: false,
+					reason: 'upstream',
+					message: `the gateway reported an error${kind}: ${String(error.message ?? 'no message')}`,
+				};
+				return;
+			}
+			default:
+				return; // ping and event types this version does not know
+		}
+	}
+
+	finish(): StreamOutcome {
+		if (this.failure) return this.failure;
+		if (!this.message)
+			return { ok: false, reason: 'truncated', message: 'the stream ended before message_start' };
+		if (!this.stopped) {
+			return { ok: false, reason: 'truncated', message: 'the stream ended before message_stop' };
+		}
+		return { ok: true, value: { ...this.message, content: this.blocks.filter(Boolean) } };
+	}
+
+	private fail(message: string): void {
+		this.failure = { ok: false, reason: 'malformed', message };
+	}
+
+	private blockAt(data: Json, event: string): Json | undefined {
+		const index = data.index;
+		if (!this.message) {
+			this.fail(`${event} before message_start`);
+			return undefined;
+		}
+		if (typeof index !== 'number' || !isObject(this.blocks[index])) {
+			this.fail(`${event} for content block ${String(index)}, which was not started`);
+			return undefined;
+		}
+		return this.blocks[index];
+	}
+
+	private startBlock(data: Json): void {
+		if (!this.message) return this.fail('content_block_start before message_start');
+		if (typeof data.index !== 'number' || !isObject(data.content_block)) {
+			return this.fail('content_block_start without index or content_block');
+		}
+		this.blocks[data.index] = { ...data.content_block };
+	}
+
+	private applyDelta(data: Json): void {
+		const block = this.blockAt(data, 'content_block_delta');
+		if (!block) return;
+		const delta = isObject(data.delta) ? data.delta : {};
+		const append = (field: string, piece: unknown) => {
+			block[field] =
+				`${typeof block[field] === 'string' ? block[field] : ''}${typeof piece === 'string' ? piece : ''}`;
+		};
+		switch (delta.type) {
+			case 'text_delta':
+				return append('text', delta.text);
+			case 'thinking_delta':
+				return append('thinking', delta.thinking);
+			case 'signature_delta':
+				return append('signature', delta.signature);
+			case 'input_json_delta': {
+				const index = data.index as number;
+				this.partialJson.set(index, (this.partialJson.get(index) ?? '') + String(delta.partial_json ?? ''));
+				return;
+			}
+			case 'citations_delta':
+				block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
+				return;
+			default:
+				return;
+		}
+	}
+
+	private stopBlock(data: Json): void {
+		const block = this.blockAt(data, 'content_block_stop');
+		if (!block) return;
+		const index = data.index as number;
+		const json = this.partialJson.get(index);
+		if (json === undefined) return;
+		this.partialJson.delete(index);
+		if (!json.trim()) return; // no input deltas: the input given at the block's start stands
+		try {
+			block.input = JSON.parse(json) as unknown;
+		} catch {
+			this.fail(`the tool input of content block ${index} is not valid JSON`);
+		}
+	}
+
+	private applyMessageDelta(data: Json): void {
+		if (!this.message) return this.fail('message_delta before message_start');
+		const message = this.message;
+		if (isObject(data.delta)) Object.assign(message, data.delta);
+		// Usage in message_delta is cumulative: it replaces the counts message_start gave.
+		if (isObject(data.usage)) {
+			message.usage = { ...(isObject(message.usage) ? message.usage : {}), ...data.usage };
+		}
+		for (const field of ['context_management', 'diagnostics', 'container']) {
+			if (data[field] !== undefined) message[field] = data[field];
+		}
+	}
+}
+
+/** The simplified output item: text joined from the text blocks, why it stopped, and usage. */
+export function simplifyMessage(message: Json): Json {
+	const content = Array.isArray(message.content) ? (message.content as Json[]) : [];
+	const text = content
+		.filter((block) => block?.type === 'text' && typeof block.text === 'string')
+		.map((block) => block.text as string)
+		.join('');
+	return {
+		id: message.id,
+		model: message.model,
+		text,
+		stop_reason: message.stop_reason ?? null,
+		stop_sequence: message.stop_sequence ?? null,
+		usage: message.usage ?? {},
+	};
+}

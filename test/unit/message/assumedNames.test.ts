@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { CACHED_CONTENT_WIRE } from '../../../nodes/shared/assumedNames/cachedContent';
+import { MESSAGE_WIRE } from '../../../nodes/shared/assumedNames/message';
+import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE } from '../../../nodes/shared/assumedNames/response';
+
+/** The README lists every assumed name of the three text endpoints (the module and the manual agree). */
+const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+const assumed = readme.slice(
+	readme.indexOf('<!-- section: assumed -->'),
+	readme.indexOf('<!-- /section: assumed -->'),
+);
+const subsection = (title: string) => {
+	const start = assumed.indexOf(`### ${title}\n`);
+	const next = assumed.indexOf('\n### ', start + 1);
+	return assumed.slice(start, next === -1 ? undefined : next);
+};
+
+describe('README lists the assumed names', () => {
+	it.each([
+		['Message', Object.values(MESSAGE_WIRE)],
+		['Response', [...Object.values(RESPONSE_WIRE), ...RESPONSE_TOOL_TYPES]],
+		['Cached Content', Object.values(CACHED_CONTENT_WIRE)],
+	])('%s', (title, names) => {
+		const text = subsection(title);
+		expect(text.length).toBeGreaterThan(20);
+		for (const name of names) expect({ name, listed: text.includes(name) }).toEqual({ name, listed: true });
+	});
+});
