@@ -2,3 +2,4 @@ export { GenerationGatewayApiKeyApi } from './credentials/GenerationGatewayApiKe
 export { GenerationGatewayBearerApi } from './credentials/GenerationGatewayBearerApi.credentials';
 export { GenerationGatewayNativeKeyApi } from './credentials/GenerationGatewayNativeKeyApi.credentials';
 export { GenerationGateway } from './nodes/GenerationGateway/GenerationGateway.node';
+export { GenerationGatewayTrigger } from './nodes/GenerationGatewayTrigger/GenerationGatewayTrigger.node';

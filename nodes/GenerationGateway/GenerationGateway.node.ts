@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialDescriptions, nodeProperties } from './actions/resources';
 import { router } from './actions/router';
+import { videoListSearch } from './methods/video';
 
 export class GenerationGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,6 +22,10 @@ export class GenerationGateway implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions(),
 		properties: nodeProperties(),
+	};
+
+	methods = {
+		listSearch: { ...videoListSearch },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

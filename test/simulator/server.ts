@@ -167,7 +167,9 @@ export class Simulator {
 		startSse(res);
 		let payload = '';
 		const cut =
-			fault && 'afterEvents' in fault ? (fault.afterEvents ?? Math.max(1, events.length - 1)) : events.length;
+			fault && (fault.kind === 'sse-truncate' || fault.kind === 'sse-idle')
+				? (fault.afterEvents ?? Math.max(1, events.length - 1))
+				: events.length;
 		for (const [index, event] of events.entries()) {
 			if (fault?.kind !== 'sse-malformed' && index >= cut) break;
 			payload += sseEvent(event.data, event.event);

@@ -1,4 +1,47 @@
+import { sendError, sendJson } from '../http';
 import type { Route } from '../types';
+import { sampleMp4, videoTasks } from '../video/tasks';
+import { validateVideoCreate } from '../video/validate';
 
-/** Endpoints of the video resource; they arrive with its issue. */
-export const videoRoutes: Route[] = [];
+/**
+ * POST /v1/videos (202 with the creation result), GET /v1/videos/{id} (the
+ * task record) and the media file a completed task points at. Rate limits on
+ * polls come from the simulator's fault injection (`sim.inject` with status
+ * 429 and a Retry-After on GET /v1/videos/...).
+ */
+export const videoRoutes: Route[] = [
+	{
+		method: 'POST',
+		path: '/v1/videos',
+		handle({ res, body, sim }) {
+			validateVideoCreate(body);
+			const tasks = videoTasks(sim);
+			const task = tasks.create(body as Record<string, unknown>);
+			// polling_url must start with https:// (the interface); the package polls
+			// GET {base}/v1/videos/{id} itself, so the simulator only reports it.
+			sendJson(res, 202, {
+				id: task.id,
+				status: tasks.status(task) === 'pending' ? 'pending' : 'queue',
+				polling_url: `${sim.url.replace(/^http:/, 'https:')}/v1/videos/${task.id}`,
+			});
+		},
+	},
+	{
+		method: 'GET',
+		path: /^\/v1\/videos\/(?<id>[^/]+)$/,
+		handle({ res, params, sim }) {
+			const task = videoTasks(sim).tasks.get(decodeURIComponent(params.id));
+			if (!task) return sendError(res, 404, `No video task with id ${params.id}`, { code: 'task_not_found' });
+			sendJson(res, 200, videoTasks(sim).record(task));
+		},
+	},
+	{
+		method: 'GET',
+		path: /^\/files\/videos\/(?<id>[^/]+)\.mp4$/,
+		handle({ res, params }) {
+			const bytes = sampleMp4(params.id);
+			res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': bytes.length });
+			res.end(bytes);
+		},
+	},
+];

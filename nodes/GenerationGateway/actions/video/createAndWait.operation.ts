@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { waitDeadlineMs } from '../../../shared/polling';
+import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
+import type { OperationModule } from '../types';
+import { generationFields } from './fields';
+import { createOptionsField, waitOptionsField } from './options';
+import { readVideoBody } from './request';
+import { createTask, finishedItem, waitForTask } from './task';
+
+/**
+ * Create, then wait by polling until the task is terminal. The create is
+ * never repeated: a timeout or a failure after it names the task id.
+ */
+async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const body = readVideoBody(this, itemIndex);
+	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
+	const deadlineMs = waitDeadlineMs(options.timeoutMinutes as number | undefined);
+	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);
+	const { record, info } = await waitForTask(this, itemIndex, created.id, { deadlineMs, pollFirst: false });
+	return [await finishedItem(this, itemIndex, record, { download: options.download === true, info })];
+}
+
+export const createAndWait: OperationModule = {
+	description: scoped('video', 'createAndWait', [
+		...generationFields,
+		createOptionsField,
+		waitOptionsField(true),
+		additionalBodyField,
+	]),
+	execute,
+};

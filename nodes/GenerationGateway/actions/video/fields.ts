@@ -1,0 +1,190 @@
+import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { VideoModel } from '../../../shared/catalog/video';
+import { videoCatalog } from '../../../shared/catalog/video';
+
+/**
+ * The video form, built from the catalog: a field appears only for the
+ * models that accept it (displayOptions on `model`), and enum fields list
+ * exactly the chosen model's values. Shared by Create and Create and Wait.
+ */
+
+const forModels = (predicate: (model: VideoModel) => boolean, orUncatalogued = false) => {
+	const conditions: DisplayCondition[] = [
+		...videoCatalog.showFor(predicate),
+		...(orUncatalogued ? videoCatalog.uncatalogued() : []),
+	];
+	return { show: { model: conditions } };
+};
+
+const optionList = (values: readonly string[]): INodePropertyOptions[] => [
+	{ name: 'Model Default', value: '' },
+	...values.map((value) => ({ name: value, value })),
+];
+
+/** One options field per distinct value list (models sharing a list share a field); free text otherwise. */
+function enumFields(
+	name: 'aspectRatio' | 'resolution',
+	displayName: string,
+	valuesOf: (model: VideoModel) => readonly string[],
+	description: string,
+): INodeProperties[] {
+	const groups = new Map<string, readonly string[]>();
+	for (const model of videoCatalog.models) groups.set(valuesOf(model).join('|'), valuesOf(model));
+	const lists: INodeProperties[] = [...groups].map(([key, values]) => ({
+		displayName,
+		name,
+		type: 'options',
+		options: optionList(values),
+		default: '',
+		description,
+		displayOptions: forModels((model) => valuesOf(model).join('|') === key),
+	}));
+	const free: INodeProperties = {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		description: `${description} (sent as typed for a model this node does not know)`,
+		displayOptions: { show: { model: videoCatalog.uncatalogued() } },
+	};
+	return [...lists, free];
+}
+
+export const modelField: INodeProperties = {
+	displayName: 'Model',
+	name: 'model',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: 'vidA-2.5' },
+	required: true,
+	description:
+		'The video model. "By ID" accepts any model ID, alias or dated snapshot; an ID this node does not know is sent as typed with the generic fields.',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchVideoModels', searchable: true },
+		},
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. vidA-2.5' },
+	],
+};
+
+export const generationFields: INodeProperties[] = [
+	modelField,
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description: 'What the video shows (or, when editing, what to change)',
+	},
+	{
+		displayName: 'Duration (Seconds)',
+		name: 'duration',
+		type: 'number',
+		default: 0,
+		description:
+			'0 = not sent (model default; vidD-h3 requires a value). vidA-2.5 4-30, vidA-2.0 and -mini 4-15 (-1 for edit/extend: the model decides), vidB-1.5-fast 6-30, vidB-1.5 and vidB 1-15 (vidB extension 1-10), vidC 3-15 (the editor keeps the input length), vidD-h3 4-15.',
+	},
+	...enumFields('aspectRatio', 'Aspect Ratio', (m) => m.aspectRatios, 'Frame shape of the video'),
+	...enumFields(
+		'resolution',
+		'Resolution',
+		(m) => m.resolutions,
+		'Output resolution (vidC-1.0 editing accepts 720p and 1080p only)',
+	),
+	{
+		displayName: 'Generate Audio',
+		name: 'generateAudio',
+		type: 'options',
+		options: [
+			{ name: 'Model Default', value: '' },
+			{ name: 'On', value: 'true' },
+			{ name: 'Off', value: 'false' },
+		],
+		default: '',
+		description:
+			'Whether the video gets a soundtrack. The default depends on the model and the upstream account.',
+		displayOptions: forModels((m) => m.generateAudio, true),
+	},
+	{
+		displayName: 'First Frame Image URL',
+		name: 'firstFrameUrl',
+		type: 'string',
+		default: '',
+		description:
+			'Image the video starts from. Cannot be combined with References (frame mode and reference mode are exclusive).',
+		displayOptions: forModels((m) => m.frames.first, true),
+	},
+	{
+		displayName: 'Last Frame Image URL',
+		name: 'lastFrameUrl',
+		type: 'string',
+		default: '',
+		description: 'Image the video ends on',
+		displayOptions: forModels((m) => m.frames.last, true),
+	},
+	{
+		displayName: 'References',
+		name: 'references',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Reference',
+		default: {},
+		description:
+			'Reference material (reference mode). Limits: vidA-2.5 50, vidA-2.0 15; vidB 7 pictures (vidB-1.5: 1 picture + up to 3 voices; vidB: 1 source video to extend); vidC 1-9 images (vidC-1.0 editor: 1 source video + up to 5 images); vidD-h3 9 images, 3 videos, 3 audios.',
+		displayOptions: forModels((m) => m.references.max > 0, true),
+		options: [
+			{
+				displayName: 'Reference',
+				name: 'reference',
+				values: [
+					{
+						displayName: 'Material Type',
+						name: 'kind',
+						type: 'options',
+						options: [
+							{ name: 'Image', value: 'image' },
+							{ name: 'Video', value: 'video' },
+							{ name: 'Audio', value: 'audio' },
+						],
+						default: 'image',
+					},
+					{
+						displayName: 'URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						description: 'Address of the image, video or audio file',
+					},
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{ name: 'First Clip (Extend)', value: 'first_clip' },
+							{ name: 'Inferred From Material Type', value: '' },
+							{ name: 'Reference Audio', value: 'reference_audio' },
+							{ name: 'Reference Image', value: 'reference_image' },
+							{ name: 'Reference Video', value: 'reference_video' },
+							{ name: 'Source Video (Edit)', value: 'source_video' },
+						],
+						default: '',
+						description:
+							'How the model uses the item. vidA: all five; vidB: reference image, source video, first clip, reference audio; vidC: reference image, source video; vidD: reference image/video/audio.',
+					},
+					{
+						displayName: 'Preset Voice ID',
+						name: 'voiceId',
+						type: 'string',
+						default: '',
+						description: 'Only for audio items on models with voice references (vidB-1.5)',
+					},
+				],
+			},
+		],
+	},
+];

@@ -1,0 +1,159 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { isTerminalStatus } from '../../../shared/catalog/video';
+import { retryAfterHeader } from '../../../shared/errors';
+import { parseRetryAfter } from '../../../shared/retry';
+import { pollUntilDone } from '../../../shared/polling';
+import type { Clock } from '../../../shared/time';
+import { systemClock } from '../../../shared/time';
+import { gatewayRequest } from '../../../shared/transport';
+import { downloadTaskVideo } from './media';
+
+/**
+ * Task-level steps shared by the video operations: create (never retried
+ * once it may have arrived: the transport's `create` kind), read, wait by
+ * polling, and turn a finished record into an output item. Every failure
+ * message names the task id so the run can be picked up with Wait for
+ * Completion.
+ */
+
+export interface CreationResult extends IDataObject {
+	id: string;
+	status: string;
+	polling_url: string;
+}
+
+export interface WaitInfo extends IDataObject {
+	mode: 'polling' | 'callback' | 'none';
+	polls: number;
+	waitedSeconds: number;
+}
+
+export async function createTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	body: IDataObject,
+	timeoutMs: number,
+): Promise<CreationResult> {
+	const { body: created } = await gatewayRequest<CreationResult>(ctx, {
+		method: 'POST',
+		path: '/v1/videos',
+		body,
+		kind: 'create',
+		timeoutMs,
+		itemIndex,
+	});
+	if (!created || typeof created.id !== 'string' || !created.id) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The gateway accepted the video task but returned no task id',
+			{
+				itemIndex,
+				description: `Answer: ${JSON.stringify(created)}. Check the gateway's task list before creating it again.`,
+			},
+		);
+	}
+	return created;
+}
+
+export async function getTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	taskId: string,
+	clock: Clock = systemClock,
+): Promise<{ record: IDataObject; retryAfterMs?: number }> {
+	const response = await gatewayRequest<IDataObject>(
+		ctx,
+		{
+			method: 'GET',
+			path: `/v1/videos/${encodeURIComponent(taskId)}`,
+			kind: 'read',
+			timeoutMs: 60_000,
+			itemIndex,
+		},
+		clock,
+	);
+	return {
+		record: response.body,
+		retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()),
+	};
+}
+
+/** Polls lives through rate limits, gateway hiccups and network errors; other errors end the wait. */
+function isTransient(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = Number(error.httpCode);
+	return !status || status === 429 || status === 408 || status >= 500;
+}
+
+export async function waitForTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	taskId: string,
+	options: { deadlineMs: number; pollFirst: boolean; clock?: Clock },
+): Promise<{ record: IDataObject; info: WaitInfo }> {
+	const node = ctx.getNode();
+	const limit =
+		options.deadlineMs >= 60_000
+			? `${Math.round(options.deadlineMs / 6000) / 10} min`
+			: `${Math.round(options.deadlineMs / 100) / 10} s`;
+	const resume = `The task keeps running at the gateway: use Video → Wait for Completion with task ID ${taskId} to pick it up.`;
+	const result = await pollUntilDone<IDataObject>({
+		fetch: async () => {
+			const { record, retryAfterMs } = await getTask(ctx, itemIndex, taskId, options.clock);
+			return { value: record, retryAfterMs };
+		},
+		isDone: (record) => isTerminalStatus(record.status),
+		isTransient,
+		onError: (error) =>
+			error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(node, error as Error, { itemIndex }),
+		deadlineMs: options.deadlineMs,
+		pollFirst: options.pollFirst,
+		signal: ctx.getExecutionCancelSignal(),
+		clock: options.clock,
+		onTimeout: (last, polls, error) =>
+			new NodeOperationError(
+				node,
+				`Video task ${taskId} did not finish within ${limit} (last status: ${String(last?.status ?? 'unknown')})`,
+				{
+					itemIndex,
+					description: `${resume} ${polls} polls made.${error ? ` Last poll error: ${(error as Error).message}` : ''}`,
+				},
+			),
+		onCancel: (last) =>
+			new NodeOperationError(node, `Waiting for video task ${taskId} was cancelled`, {
+				itemIndex,
+				description: `Last status: ${String(last?.status ?? 'unknown')}. ${resume}`,
+			}),
+	});
+	return {
+		record: result.value,
+		info: { mode: 'polling', polls: result.polls, waitedSeconds: Math.round(result.waitedMs / 100) / 10 },
+	};
+}
+
+/** A terminal record as the node's output: completed -> the record (+ video); otherwise an error naming the task. */
+export async function finishedItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	record: IDataObject,
+	options: { download: boolean; info?: WaitInfo },
+): Promise<INodeExecutionData> {
+	const id = String(record.id ?? '');
+	if (record.status !== 'completed') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Video task ${id} ended with status "${String(record.status)}"`,
+			{
+				itemIndex,
+				description: `The gateway's record: ${JSON.stringify(record)}`,
+			},
+		);
+	}
+	const json: IDataObject = options.info ? { ...record, waitInfo: options.info } : { ...record };
+	if (!options.download) return { json };
+	return { json, binary: { data: await downloadTaskVideo(ctx, itemIndex, record) } };
+}

@@ -1,0 +1,108 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { BEARER_CREDENTIAL } from '../shared/credentials';
+import { TERMINAL_STATUSES, VIDEO_STATUSES } from '../shared/catalog/video';
+import { handleTaskCallback } from './webhook';
+
+/**
+ * Starts a workflow when the gateway calls a video task's callback address.
+ * The node file is the description and the webhook lifecycle; the checks
+ * live in webhook.ts and ../shared/videoCallback.ts.
+ */
+export class GenerationGatewayTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Generation Gateway Trigger',
+		name: 'generationGatewayTrigger',
+		icon: { light: 'file:generationGateway.svg', dark: 'file:generationGateway.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '=Video task callbacks',
+		description: 'Starts the workflow when a Generation Gateway video task calls back',
+		defaults: { name: 'Generation Gateway Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: BEARER_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { confirm: [true] } },
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'video-task',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					"Paste this node's Production URL followed by <code>?secret=</code> and your secret into the Callback URL of a Video → Create node. n8n must be reachable over https for the gateway to call it.",
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				required: true,
+				description:
+					'A long random string. Requests whose "secret" query parameter does not match get HTTP 401 and start nothing.',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: VIDEO_STATUSES.map((status) => ({ name: status, value: status })),
+				default: [...TERMINAL_STATUSES],
+				description: 'Task statuses that start the workflow; other callbacks are answered and ignored',
+			},
+			{
+				displayName: 'Confirm With the Gateway',
+				name: 'confirm',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to read the task with GET /v1/videos/{ID} and emit the gateway's record instead of the caller's claim (needs the bearer credential)",
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			// The gateway has no registration endpoint (the address travels with each task), so
+			// activation only checks that a secret is set: an open URL would accept anyone.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const secret = String(this.getNodeParameter('secret', '') ?? '');
+				if (secret.length < 8) {
+					throw new NodeOperationError(this.getNode(), 'Secret: set at least 8 characters before activating');
+				}
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const staticData = this.getWorkflowStaticData('node');
+				delete staticData.seenDeliveries;
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await handleTaskCallback(this);
+	}
+}

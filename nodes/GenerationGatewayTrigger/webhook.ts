@@ -1,0 +1,68 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoCallback';
+import { gatewayRequest } from '../shared/transport';
+
+/** Answers with a status and a small JSON body, starting nothing. */
+function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	ctx.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/**
+ * One callback delivery: secret (401), body shape (400), optional
+ * confirmation with the gateway, status filter and duplicate drop (200,
+ * ignored), then the workflow starts with the record. Everything is answered
+ * within one gateway read at most.
+ */
+export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const secret = String(ctx.getNodeParameter('secret', '') ?? '');
+	const query = ctx.getQueryData() as IDataObject;
+	if (!secretMatches(secret, query.secret)) {
+		return answer(ctx, 401, { error: 'Missing or wrong secret' });
+	}
+	const claim = readCallbackBody(ctx.getBodyData());
+	if ('problem' in claim) return answer(ctx, 400, { error: claim.problem });
+
+	// The claimed status is filtered first: a callback we would ignore costs no gateway read.
+	const statuses = ctx.getNodeParameter('statuses', []) as string[];
+	if (!statuses.includes(claim.status)) {
+		return answer(ctx, 200, { received: true, ignored: `status ${claim.status}` });
+	}
+	let record = claim.record;
+	if (ctx.getNodeParameter('confirm', true) as boolean) {
+		const confirmed = await gatewayRequest<IDataObject>(ctx, {
+			method: 'GET',
+			path: `/v1/videos/${encodeURIComponent(claim.id)}`,
+			kind: 'read',
+			timeoutMs: 10_000,
+		}).then(
+			(response) => response.body,
+			(error: { httpCode?: string }) => ({ failedWith: Number(error.httpCode) || 0 }),
+		);
+		if ('failedWith' in confirmed) {
+			// A task the gateway does not know is refused; a gateway we cannot reach gets a 5xx so a
+			// retrying sender tries again later.
+			const known = confirmed.failedWith === 404;
+			return answer(ctx, known ? 404 : 502, {
+				error: known
+					? `The gateway does not know task ${claim.id}`
+					: `Could not confirm task ${claim.id} now`,
+			});
+		}
+		if (confirmed.id !== claim.id) {
+			return answer(ctx, 404, { error: `The gateway does not confirm task ${claim.id}` });
+		}
+		record = confirmed;
+	}
+
+	const status = String(record.status);
+	if (!statuses.includes(status)) return answer(ctx, 200, { received: true, ignored: `status ${status}` });
+	const staticData = ctx.getWorkflowStaticData('node');
+	const seen = Array.isArray(staticData.seenDeliveries) ? (staticData.seenDeliveries as string[]) : [];
+	staticData.seenDeliveries = seen;
+	if (!rememberDelivery(seen, claim.id, status)) {
+		return answer(ctx, 200, { received: true, ignored: 'duplicate delivery' });
+	}
+	return { workflowData: [[{ json: record }]], webhookResponse: { received: true } };
+}

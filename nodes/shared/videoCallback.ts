@@ -1,0 +1,54 @@
+import { timingSafeEqual } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { VIDEO_CALLBACK_ID, VIDEO_CALLBACK_STATUS } from './assumedNames/video';
+import { VIDEO_STATUSES } from './catalog/video';
+
+/**
+ * Checks on one delivery of a video task callback, as pure functions that
+ * never throw (the trigger turns their verdicts into HTTP answers). The
+ * callback's method and payload are not shown by the interface: the body is
+ * assumed to be the task record, or `{data: <record>}` (assumedNames/video.ts).
+ */
+
+/** Constant-time comparison of the secret a request carries with the configured one. */
+export function secretMatches(expected: string, given: unknown): boolean {
+	if (!expected || typeof given !== 'string' || !given) return false;
+	const a = Buffer.from(expected);
+	const b = Buffer.from(given);
+	// timingSafeEqual needs equal lengths; comparing a with itself keeps the time flat.
+	return a.length === b.length ? timingSafeEqual(a, b) : (timingSafeEqual(a, a), false);
+}
+
+export interface CallbackClaim {
+	id: string;
+	status: string;
+	record: IDataObject;
+}
+
+/** The task id and status a body claims, or the reason it is not a task callback. */
+export function readCallbackBody(body: unknown): CallbackClaim | { problem: string } {
+	const outer = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
+	if (!outer) return { problem: 'The body must be a JSON object (the video task record)' };
+	const inner =
+		outer.data && typeof outer.data === 'object' && !Array.isArray(outer.data)
+			? (outer.data as IDataObject)
+			: undefined;
+	const record = typeof outer[VIDEO_CALLBACK_ID] === 'string' ? outer : (inner ?? outer);
+	const id = record[VIDEO_CALLBACK_ID];
+	const status = record[VIDEO_CALLBACK_STATUS];
+	if (typeof id !== 'string' || !id.trim()) return { problem: '"id" must be a non-empty string' };
+	if (typeof status !== 'string' || !(VIDEO_STATUSES as readonly string[]).includes(status)) {
+		return { problem: `"status" must be one of ${VIDEO_STATUSES.join(', ')}` };
+	}
+	return { id, status, record };
+}
+
+/** Remembers the last `limit` (id, status) pairs so a repeated delivery is dropped. */
+export function rememberDelivery(seen: string[], id: string, status: string, limit = 500): boolean {
+	const key = `${id}\u0000${status}`;
+	if (seen.includes(key)) return false;
+	seen.push(key);
+	if (seen.length > limit) seen.splice(0, seen.length - limit);
+	return true;
+}

@@ -1,0 +1,133 @@
+import type { IDataObject } from 'n8n-workflow';
+import {
+	VIDEO_CALLBACK_URL,
+	VIDEO_EXTENSIONS,
+	VIDEO_EXTENSION_MEMBERS as EXT,
+	VIDEO_FRAME_IMAGES,
+	VIDEO_FRAME_IMAGE_URL,
+	VIDEO_FRAME_TYPE,
+	VIDEO_FRAME_TYPES,
+	VIDEO_INPUT_REFERENCES,
+	VIDEO_REFERENCE_ROLE,
+	VIDEO_REFERENCE_TYPE,
+	VIDEO_REFERENCE_URL,
+	VIDEO_REFERENCE_VOICE,
+	VIDEO_SEED,
+} from './assumedNames/video';
+import type { MaterialKind, VideoModel } from './catalog/video';
+import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog/video';
+
+/**
+ * POST /v1/videos: the form's values -> the request body (with the assumed
+ * wire names), and the zod schema that checks an assembled body against the
+ * chosen model's row of the catalog. Pure: unit-tested from tables.
+ */
+
+export interface VideoReferenceInput {
+	kind: MaterialKind;
+	url: string;
+	role?: string;
+	voiceId?: string;
+}
+
+export interface VideoExtensionsInput {
+	cameraFixed?: boolean;
+	watermark?: boolean;
+	returnLastFrame?: boolean;
+	referenceTaskType?: string;
+	outputFormat?: string;
+	serviceTier?: string;
+	level?: number;
+}
+
+export interface VideoInput {
+	model: string;
+	prompt: string;
+	duration?: number;
+	aspectRatio?: string;
+	resolution?: string;
+	generateAudio?: boolean;
+	firstFrameUrl?: string;
+	lastFrameUrl?: string;
+	references?: VideoReferenceInput[];
+	seed?: number;
+	callbackUrl?: string;
+	extensions?: VideoExtensionsInput;
+}
+
+/** Wire name -> the label the form shows, for refusal messages. */
+export const VIDEO_LABELS: Record<string, string> = {
+	model: 'Model',
+	prompt: 'Prompt',
+	duration: 'Duration (Seconds)',
+	aspect_ratio: 'Aspect Ratio',
+	resolution: 'Resolution',
+	generate_audio: 'Generate Audio',
+	[VIDEO_FRAME_IMAGES]: 'First/Last Frame Images',
+	[VIDEO_INPUT_REFERENCES]: 'References',
+	[VIDEO_SEED]: 'Seed',
+	[VIDEO_CALLBACK_URL]: 'Callback URL',
+	[VIDEO_EXTENSIONS]: 'vidA Extensions',
+	[`${VIDEO_EXTENSIONS}.${EXT.cameraFixed}`]: 'vidA Extensions: Fixed Camera',
+	[`${VIDEO_EXTENSIONS}.${EXT.watermark}`]: 'vidA Extensions: Watermark',
+	[`${VIDEO_EXTENSIONS}.${EXT.returnLastFrame}`]: 'vidA Extensions: Return Last Frame',
+	[`${VIDEO_EXTENSIONS}.${EXT.referenceTaskType}`]: 'vidA Extensions: Reference Task Type',
+	[`${VIDEO_EXTENSIONS}.${EXT.outputFormat}`]: 'vidA Extensions: Output Container',
+	[`${VIDEO_EXTENSIONS}.${EXT.serviceTier}`]: 'vidA Extensions: Service Level',
+	[`${VIDEO_EXTENSIONS}.${EXT.level}`]: 'vidA Extensions: Upstream Integer (0-9)',
+};
+
+const put = (body: IDataObject, key: string, value: unknown) => {
+	if (value !== undefined && value !== '') body[key] = value as IDataObject[string];
+};
+
+/** The request body for the form's values; members left empty are not sent. */
+export function buildVideoBody(input: VideoInput): IDataObject {
+	const body: IDataObject = { model: input.model.trim(), prompt: input.prompt };
+	put(body, 'duration', input.duration);
+	put(body, 'aspect_ratio', input.aspectRatio);
+	put(body, 'resolution', input.resolution);
+	put(body, 'generate_audio', input.generateAudio);
+	const frames: IDataObject[] = [];
+	if (input.firstFrameUrl) {
+		frames.push({
+			[VIDEO_FRAME_IMAGE_URL]: input.firstFrameUrl,
+			[VIDEO_FRAME_TYPE]: VIDEO_FRAME_TYPES.first,
+		});
+	}
+	if (input.lastFrameUrl) {
+		frames.push({ [VIDEO_FRAME_IMAGE_URL]: input.lastFrameUrl, [VIDEO_FRAME_TYPE]: VIDEO_FRAME_TYPES.last });
+	}
+	if (frames.length) body[VIDEO_FRAME_IMAGES] = frames;
+	if (input.references?.length) {
+		body[VIDEO_INPUT_REFERENCES] = input.references.map((ref) => {
+			const item: IDataObject = {
+				[VIDEO_REFERENCE_TYPE]: VIDEO_REFERENCE_URL[ref.kind],
+				[VIDEO_REFERENCE_URL[ref.kind]]: ref.url,
+			};
+			put(item, VIDEO_REFERENCE_ROLE, ref.role);
+			put(item, VIDEO_REFERENCE_VOICE, ref.voiceId);
+			return item;
+		});
+	}
+	put(body, VIDEO_SEED, input.seed);
+	put(body, VIDEO_CALLBACK_URL, input.callbackUrl);
+	const ext = input.extensions ?? {};
+	const metadata: IDataObject = {};
+	put(metadata, EXT.cameraFixed, ext.cameraFixed);
+	put(metadata, EXT.watermark, ext.watermark);
+	put(metadata, EXT.returnLastFrame, ext.returnLastFrame);
+	put(metadata, EXT.referenceTaskType, ext.referenceTaskType);
+	put(metadata, EXT.outputFormat, ext.outputFormat);
+	put(metadata, EXT.serviceTier, ext.serviceTier);
+	put(metadata, EXT.level, ext.level);
+	if (Object.keys(metadata).length) body[VIDEO_EXTENSIONS] = metadata;
+	return body;
+}
+
+/** The catalogued model for an ID, or the generic rules for one the catalog does not know. */
+export function videoModelFor(modelId: string): VideoModel {
+	return videoCatalog.resolve(modelId) ?? GENERIC_VIDEO_MODEL;
+}
+
+export { referenceKind, videoBodySchema } from './videoRules';

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/**
+ * A local https listener with the checked-in, test-only self-signed
+ * certificate (test-cert.pem / test-key.pem, CN=localhost, 127.0.0.1): the
+ * stand-in for an n8n instance reachable over https, which the simulator's
+ * callbacks require. Each request's JSON body and query go to `onRequest`.
+ */
+export interface HttpsReceiver {
+	url: string;
+	stop(): Promise<void>;
+}
+
+export type ReceivedRequest = { path: string; query: Record<string, string>; body: unknown };
+
+export async function startHttpsReceiver(
+	onRequest: (request: ReceivedRequest) => Promise<{ status: number; body?: unknown }>,
+): Promise<HttpsReceiver> {
+	const server: Server = createServer(
+		{
+			key: readFileSync(join(__dirname, 'test-key.pem')),
+			cert: readFileSync(join(__dirname, 'test-cert.pem')),
+		},
+		(req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+				let body: unknown;
+				try {
+					body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+				} catch {
+					body = undefined;
+				}
+				onRequest({ path: url.pathname, query: Object.fromEntries(url.searchParams), body }).then(
+					(answer) => {
+						res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+						res.end(JSON.stringify(answer.body ?? {}));
+					},
+					(error: Error) => {
+						res.writeHead(500, { 'Content-Type': 'application/json' });
+						res.end(JSON.stringify({ error: error.message }));
+					},
+				);
+			});
+		},
+	);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}

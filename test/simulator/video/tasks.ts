@@ -1,0 +1,192 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+import type { Simulator } from '../server';
+
+/**
+ * The video task state machine of the simulator. A task's status is a
+ * function of the (injectable) clock: pending -> queue -> in_progress -> its
+ * outcome, at the times in `timing`. The outcome is `completed` unless the
+ * prompt carries a trigger: `[fail]`, `[expire]` or `[cancel]`; `[after:<ms>]`
+ * overrides when the task ends. Every status change is posted to the task's
+ * https callback address (the body is the task record, as GET returns it).
+ */
+
+export interface VideoTiming {
+	queueAfterMs: number;
+	runAfterMs: number;
+	doneAfterMs: number;
+}
+
+export const DEFAULT_TIMING: VideoTiming = { queueAfterMs: 30, runAfterMs: 60, doneAfterMs: 300 };
+
+export interface SimTask {
+	id: string;
+	model: string;
+	prompt: string;
+	createdAt: number;
+	duration: number;
+	outcome: 'completed' | 'failed' | 'expired' | 'cancelled';
+	doneAfterMs: number;
+	callbackUrl?: string;
+	/** Status last posted to the callback address. */
+	notified?: string;
+}
+
+export interface CallbackDelivery {
+	id: string;
+	status: string;
+	url: string;
+	httpStatus?: number;
+	error?: string;
+}
+
+const OUTCOME_TRIGGERS: Array<[string, SimTask['outcome']]> = [
+	['[fail]', 'failed'],
+	['[expire]', 'expired'],
+	['[cancel]', 'cancelled'],
+];
+
+export class VideoTasks {
+	now: () => number = () => Date.now();
+
+	timing: VideoTiming = { ...DEFAULT_TIMING };
+
+	/** Whether status changes are posted to callback addresses (off = the P2 bench's pure polling). */
+	callbacksEnabled = true;
+
+	readonly tasks = new Map<string, SimTask>();
+
+	readonly deliveries: CallbackDelivery[] = [];
+
+	private timer: NodeJS.Timeout | undefined;
+
+	private counter = 0;
+
+	constructor(private readonly sim: Simulator) {}
+
+	create(body: Record<string, unknown>): SimTask {
+		const prompt = String(body.prompt);
+		const after = /\[after:(\d+)\]/.exec(prompt);
+		const task: SimTask = {
+			id: `video_${(++this.counter).toString().padStart(4, '0')}_${Math.random().toString(36).slice(2, 8)}`,
+			model: String(body.model),
+			prompt,
+			createdAt: this.now(),
+			duration: typeof body.duration === 'number' && body.duration > 0 ? body.duration : 5,
+			outcome: OUTCOME_TRIGGERS.find(([mark]) => prompt.includes(mark))?.[1] ?? 'completed',
+			doneAfterMs: after ? Number(after[1]) : this.timing.doneAfterMs,
+			callbackUrl: typeof body.callback_url === 'string' ? body.callback_url : undefined,
+		};
+		this.tasks.set(task.id, task);
+		if (task.callbackUrl) this.startTimer();
+		return task;
+	}
+
+	status(task: SimTask): string {
+		const age = this.now() - task.createdAt;
+		if (age >= task.doneAfterMs) return task.outcome;
+		if (age >= Math.min(this.timing.runAfterMs, task.doneAfterMs)) return 'in_progress';
+		if (age >= Math.min(this.timing.queueAfterMs, task.doneAfterMs)) return 'queue';
+		return 'pending';
+	}
+
+	/** The Video task record of the interface; `data` only once completed. */
+	record(task: SimTask): Record<string, unknown> {
+		const status = this.status(task);
+		const record: Record<string, unknown> = {
+			created: Math.floor(task.createdAt / 1000),
+			id: task.id,
+			model: task.model,
+			prompt: task.prompt,
+			status,
+			usage: { video_seconds: status === 'completed' ? task.duration : 0 },
+		};
+		if (status === 'completed') {
+			record.data = {
+				url: `${this.sim.url}/files/videos/${task.id}.mp4`,
+				format: 'mp4',
+				duration: task.duration,
+			};
+		}
+		return record;
+	}
+
+	/** Posts pending status changes to callback addresses; runs on a timer while any are due. */
+	async deliverCallbacks(): Promise<void> {
+		if (!this.callbacksEnabled) return;
+		const due = [...this.tasks.values()].filter((t) => t.callbackUrl && t.notified !== this.status(t));
+		await Promise.all(
+			due.map(async (task) => {
+				const record = this.record(task);
+				task.notified = String(record.status);
+				this.deliveries.push(await post(task.callbackUrl!, record));
+			}),
+		);
+		const open = [...this.tasks.values()].some((t) => t.callbackUrl && !isTerminal(t.notified));
+		if (!open) this.stopTimer();
+	}
+
+	stopTimer(): void {
+		if (this.timer) clearInterval(this.timer);
+		this.timer = undefined;
+	}
+
+	private startTimer(): void {
+		if (this.timer) return;
+		this.timer = setInterval(() => void this.deliverCallbacks(), 20);
+		this.timer.unref();
+	}
+}
+
+const isTerminal = (status: string | undefined) =>
+	status === 'completed' || status === 'failed' || status === 'expired' || status === 'cancelled';
+
+/** One delivery; the self-signed certificate of local receivers is accepted (tests only). */
+async function post(url: string, record: Record<string, unknown>): Promise<CallbackDelivery> {
+	const body = JSON.stringify(record);
+	const base = { id: String(record.id), status: String(record.status), url };
+	return await new Promise((resolve) => {
+		const target = new URL(url);
+		const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+		const req = send(
+			target,
+			{
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+				rejectUnauthorized: false,
+				timeout: 5000,
+			},
+			(res) => {
+				res.resume();
+				res.on('end', () => resolve({ ...base, httpStatus: res.statusCode }));
+			},
+		);
+		req.on('error', (error) => resolve({ ...base, error: error.message }));
+		req.end(body);
+	});
+}
+
+/** The video state of a simulator (created on first use). */
+export function videoTasks(sim: Simulator): VideoTasks {
+	let tasks = sim.state.get('video') as VideoTasks | undefined;
+	if (!tasks) {
+		tasks = new VideoTasks(sim);
+		sim.state.set('video', tasks);
+	}
+	return tasks;
+}
+
+/** A tiny but well-formed MP4 header (ftyp + free box) standing in for the video bytes. */
+export function sampleMp4(id: string): Buffer {
+	const ftyp = Buffer.concat([
+		Buffer.from([0, 0, 0, 0x18]),
+		Buffer.from('ftypisom'),
+		Buffer.from([0, 0, 2, 0]),
+		Buffer.from('isommp41'),
+	]);
+	const payload = Buffer.from(`simulated video ${id}`);
+	const free = Buffer.concat([Buffer.alloc(4), Buffer.from('free'), payload]);
+	free.writeUInt32BE(free.length, 0);
+	return Buffer.concat([ftyp, free]);
+}

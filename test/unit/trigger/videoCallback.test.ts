@@ -1,0 +1,53 @@
+import { readCallbackBody, rememberDelivery, secretMatches } from '../../../nodes/shared/videoCallback';
+
+describe('secretMatches', () => {
+	it.each([
+		['the same secret', 's3cret-value', 's3cret-value', true],
+		['a wrong secret of the same length', 's3cret-value', 's3cret-valuX', false],
+		['a shorter secret', 's3cret-value', 's3cret', false],
+		['no secret', 's3cret-value', undefined, false],
+		['an array (repeated query parameter)', 's3cret-value', ['s3cret-value'], false],
+		['an empty configured secret', '', '', false],
+	])('%s', (_name, expected, given, result) => {
+		expect(secretMatches(expected, given)).toBe(result);
+	});
+});
+
+describe('readCallbackBody', () => {
+	const record = { id: 'video_1', status: 'completed', model: 'vidA-2.5', created: 1 };
+	it.each([
+		['the task record', record, { id: 'video_1', status: 'completed' }],
+		['the record inside data', { data: record }, { id: 'video_1', status: 'completed' }],
+	])('accepts %s', (_name, body, claim) => {
+		expect(readCallbackBody(body)).toMatchObject({ ...claim, record });
+	});
+
+	it.each([
+		['no body', undefined, 'JSON object'],
+		['an array', [record], 'JSON object'],
+		['no id', { status: 'completed' }, '"id"'],
+		['an empty id', { id: ' ', status: 'completed' }, '"id"'],
+		['an unknown status', { id: 'v', status: 'done' }, '"status"'],
+		['no status', { id: 'v' }, '"status"'],
+	])('refuses %s', (_name, body, problem) => {
+		const verdict = readCallbackBody(body);
+		expect('problem' in verdict && verdict.problem).toContain(problem);
+	});
+});
+
+describe('rememberDelivery', () => {
+	it('drops a repeated (id, status) and keeps a new status of the same task', () => {
+		const seen: string[] = [];
+		expect(rememberDelivery(seen, 'v1', 'in_progress')).toBe(true);
+		expect(rememberDelivery(seen, 'v1', 'completed')).toBe(true);
+		expect(rememberDelivery(seen, 'v1', 'completed')).toBe(false);
+	});
+
+	it('keeps only the last `limit` deliveries', () => {
+		const seen: string[] = [];
+		for (let i = 0; i < 5; i++) rememberDelivery(seen, `v${i}`, 'completed', 3);
+		expect(seen).toHaveLength(3);
+		expect(rememberDelivery(seen, 'v0', 'completed', 3)).toBe(true); // forgotten, so accepted again
+		expect(rememberDelivery(seen, 'v4', 'completed', 3)).toBe(false);
+	});
+});

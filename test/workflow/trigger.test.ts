@@ -1,0 +1,206 @@
+/**
+ * The Generation Gateway Trigger's webhook() through n8n-core's
+ * WebhookContext (test/harness/resume.ts), confirming against the simulator
+ * over real HTTP; an accepted delivery then runs the workflow.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { WorkflowJson } from '../harness';
+import { runWorkflow } from '../harness';
+import { callWebhook } from '../harness/resume';
+import type { Simulator } from '../simulator';
+import { startSimulator } from '../simulator';
+import { startHttpsReceiver } from '../simulator/video/https';
+import { videoTasks } from '../simulator/video/tasks';
+
+const TRIGGER = 'Video Finished';
+const SECRET = 'a-long-test-secret';
+
+function triggerWorkflow(parameters: object = {}): WorkflowJson {
+	return {
+		name: 'trigger test',
+		nodes: [
+			{
+				id: 't',
+				name: TRIGGER,
+				type: 'n8n-nodes-generation-gateway.generationGatewayTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: 'hook-1',
+				parameters: { secret: SECRET, ...parameters },
+				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+			},
+			{
+				id: 'n',
+				name: 'Next',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
+			},
+		],
+		connections: { [TRIGGER]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
+	} as WorkflowJson;
+}
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator();
+	videoTasks(sim).timing.doneAfterMs = 0; // tasks are completed at once
+});
+afterAll(async () => {
+	await sim.stop();
+});
+
+/** A real task in the simulator, completed. */
+function completedTask() {
+	const tasks = videoTasks(sim);
+	return tasks.record(tasks.create({ model: 'vidA-2.5', prompt: 'done', duration: 4 }));
+}
+
+const deliver = (
+	body: unknown,
+	extra: { query?: Record<string, string>; staticData?: IDataObject; params?: object } = {},
+) =>
+	callWebhook(triggerWorkflow(extra.params), TRIGGER, {
+		body,
+		query: extra.query ?? { secret: SECRET },
+		credentials: sim.credentials(),
+		staticData: extra.staticData,
+	});
+
+describe('Generation Gateway Trigger (webhook)', () => {
+	it('answers 401 and starts nothing without the secret or with a wrong one', async () => {
+		const record = completedTask();
+		for (const query of [{}, { secret: 'wrong' }, { secret: `${SECRET}x` }] as Array<
+			Record<string, string>
+		>) {
+			const answer = await deliver(record, { query });
+			expect(answer.response?.status).toBe(401);
+			expect(answer.result).toEqual({ noWebhookResponse: true });
+		}
+	});
+
+	it('answers 400 for a body that is not a task callback', async () => {
+		const answer = await deliver({ hello: 'world' });
+		expect(answer.response).toEqual({ status: 400, body: { error: '"id" must be a non-empty string' } });
+		expect(answer.result.workflowData).toBeUndefined();
+	});
+
+	it('confirms with GET /v1/videos/{id} and emits the gateway record, not the caller claim', async () => {
+		const record = completedTask();
+		const before = sim.requestsTo(`/v1/videos/${String(record.id)}`).length;
+		const answer = await deliver({
+			...record,
+			prompt: 'forged',
+			data: { url: 'https://evil.example/x.mp4' },
+		});
+		expect(sim.requestsTo(`/v1/videos/${String(record.id)}`).length - before).toBe(1);
+		expect(answer.result.workflowData?.[0][0].json).toEqual(record);
+		const run = await runWorkflow(triggerWorkflow(), {
+			startNode: TRIGGER,
+			mode: 'webhook',
+			input: answer.result.workflowData![0],
+		});
+		expect(run.status).toBe('success');
+		expect(run.output('Next')[0].json).toEqual(record);
+	});
+
+	it('refuses a task the gateway does not know (404) when confirming', async () => {
+		const answer = await deliver({ id: 'video_forged', status: 'completed' });
+		expect(answer.response?.status).toBe(404);
+		expect(answer.result.workflowData).toBeUndefined();
+	});
+
+	it('without confirmation emits the body as received', async () => {
+		const body = { id: 'video_unconfirmed', status: 'failed', prompt: 'p' };
+		const answer = await deliver(body, { params: { confirm: false } });
+		expect(answer.result.workflowData?.[0][0].json).toEqual(body);
+	});
+
+	it('filters by status (default: terminal states) and answers 200 for the others', async () => {
+		const ignored = await deliver({ id: 'video_x', status: 'in_progress' }, { params: { confirm: false } });
+		expect(ignored.response).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'status in_progress' },
+		});
+		const chosen = await deliver(
+			{ id: 'video_x', status: 'in_progress' },
+			{ params: { confirm: false, statuses: ['in_progress'] } },
+		);
+		expect(chosen.result.workflowData).toHaveLength(1);
+	});
+
+	it('drops a repeated delivery of the same id and status', async () => {
+		const record = completedTask();
+		const first = await deliver(record);
+		expect(first.result.workflowData).toHaveLength(1);
+		const again = await deliver(record, { staticData: first.staticData });
+		expect(again.response).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
+		expect(again.result.workflowData).toBeUndefined();
+	});
+
+	it('end to end over https: Create with the trigger URL, callbacks on each change, one workflow start', async () => {
+		let staticData: IDataObject = {};
+		const started: IDataObject[] = [];
+		const receiver = await startHttpsReceiver(async ({ query, body }) => {
+			const answer = await deliver(body, { query, staticData });
+			staticData = answer.staticData;
+			if (answer.result.workflowData) started.push(answer.result.workflowData[0][0].json);
+			return answer.response ?? { status: 200, body: answer.result.webhookResponse };
+		});
+		try {
+			const callbackUrl = `${receiver.url}/webhook/hook-1/video-task?secret=${SECRET}`;
+			const create = await runWorkflow(
+				{
+					name: 'create',
+					nodes: [
+						{
+							id: 's',
+							name: 'Start',
+							type: 'n8n-nodes-base.manualTrigger',
+							typeVersion: 1,
+							position: [0, 0],
+							parameters: {},
+						},
+						{
+							id: 'c',
+							name: 'Create',
+							type: 'n8n-nodes-generation-gateway.generationGateway',
+							typeVersion: 1,
+							position: [200, 0],
+							parameters: {
+								resource: 'video',
+								operation: 'create',
+								model: { __rl: true, mode: 'id', value: 'vidC-1.1' },
+								prompt: 'waves [after:300]',
+								duration: 3,
+								videoOptions: { callbackUrl },
+							},
+							credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+						},
+					],
+					connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
+				} as WorkflowJson,
+				{ credentials: sim.credentials() },
+			);
+			const id = String(create.output('Create')[0].json.id);
+			const until = Date.now() + 5000;
+			while (!started.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+			await new Promise((r) => setTimeout(r, 100)); // the last delivery is logged once its answer is read
+			const deliveries = videoTasks(sim).deliveries.filter((d) => d.id === id);
+			expect(deliveries.map((d) => [d.status, d.httpStatus])).toEqual([
+				['pending', 200],
+				['queue', 200],
+				['in_progress', 200],
+				['completed', 200],
+			]);
+			expect(started).toEqual([expect.objectContaining({ id, status: 'completed' })]);
+			expect(sim.requestsTo('/v1/videos', 'POST').slice(-1)[0].body).toMatchObject({
+				callback_url: callbackUrl,
+			});
+		} finally {
+			await receiver.stop();
+		}
+	});
+});
