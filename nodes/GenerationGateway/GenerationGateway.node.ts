@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialDescriptions, nodeProperties } from './actions/resources';
 import { router } from './actions/router';
+import { speechListSearch } from './methods/speech';
 import { videoListSearch } from './methods/video';
 
 export class GenerationGateway implements INodeType {
@@ -25,7 +26,7 @@ export class GenerationGateway implements INodeType {
 	};
 
 	methods = {
-		listSearch: { ...videoListSearch },
+		listSearch: { ...speechListSearch, ...videoListSearch },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,0 +1,213 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import {
+	DEFAULT_SAMPLE_RATE,
+	DEFAULT_SPEECH_FORMAT,
+	SPEECH_FORMAT_VALUES,
+	SPEECH_FORMATS,
+	SPEECH_LIMITS,
+	SPEECH_SAMPLE_RATES,
+	speechCatalog,
+} from '../../../shared/catalog/speech';
+import { additionalBodyField, scoped } from '../descriptions';
+
+/**
+ * The form of Speech → Synthesize. Field names are the form's; the wire names
+ * are set in speechRequest.ts (and assumedNames/speech.ts).
+ */
+
+const firstModel = speechCatalog.models[0].id;
+
+/** One hint per catalogued model, shown only when that model is chosen (the catalog decides). */
+const voiceNotices: INodeProperties[] = speechCatalog.models.map((model) => ({
+	displayName: `Voices for ${model.name} end in "${model.voiceSuffix}" (for example narrator${model.voiceSuffix}); another suffix is refused before sending`,
+	name: `voiceNotice_${model.id.replace(/[^A-Za-z0-9]/g, '_')}`,
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { model: speechCatalog.showFor((m) => m.id === model.id) } },
+}));
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: firstModel },
+		required: true,
+		description:
+			'The speech model. "By ID" accepts any model ID or alias the gateway knows; an ID this node does not know is sent as typed.',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchSpeechModels', searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. ' + firstModel },
+		],
+	},
+	...voiceNotices,
+	{
+		displayName: 'Text',
+		name: 'input',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description: `The text to read, at most ${SPEECH_LIMITS.maxInputChars} characters`,
+	},
+	{
+		displayName: 'Voice',
+		name: 'voice',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. narrator_v3.1',
+		description:
+			"The voice name. Its version suffix must match the model's. Options → Send Voice As can wrap it as an object with an ID.",
+	},
+	{
+		displayName: 'Output Format',
+		name: 'responseFormat',
+		type: 'options',
+		default: DEFAULT_SPEECH_FORMAT,
+		options: SPEECH_FORMAT_VALUES.map((value) => ({
+			name: SPEECH_FORMATS[value].label,
+			value,
+			description: `File .${SPEECH_FORMATS[value].extension}, ${SPEECH_FORMATS[value].mimeType}`,
+		})),
+		description: 'The audio format of the output file',
+	},
+	{
+		displayName: 'Stream Format',
+		name: 'streamFormat',
+		type: 'options',
+		default: 'audio',
+		options: [
+			{ name: 'Audio Bytes', value: 'audio', description: 'The gateway answers with the audio file' },
+			{
+				name: 'Server-Sent Events',
+				value: 'sse',
+				description:
+					'The gateway streams the audio in pieces; the node joins them into the same file and adds the token usage',
+			},
+		],
+		description: 'How the gateway delivers the audio. Both give one identical audio file.',
+	},
+	{
+		displayName: 'Sample Rate',
+		name: 'sampleRate',
+		type: 'options',
+		default: DEFAULT_SAMPLE_RATE,
+		options: SPEECH_SAMPLE_RATES.map((rate) => ({ name: `${rate} Hz`, value: rate })),
+		description:
+			'Samples per second of the audio. Opus cannot use 22050 or 44100. Always sent, so that raw PCM output can say its rate.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Instructions',
+				name: 'instructions',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				description: `Style instruction (tone, pace, accent), at most ${SPEECH_LIMITS.maxInstructionsChars} characters. Wins over Native Instruction when both are set.`,
+			},
+			{
+				displayName: 'Native Instruction',
+				name: 'nativeInstruction',
+				type: 'string',
+				default: '',
+				description: "The model's native style instruction. Instructions wins when both are set.",
+			},
+			{
+				displayName: 'Native Rate',
+				name: 'nativeRate',
+				type: 'number',
+				typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
+				default: 1,
+				description: "The model's native speaking rate, 0.5 to 2. Speed wins when both are set.",
+			},
+			{
+				displayName: 'Native Streaming Generation',
+				name: 'nativeStreaming',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the model must generate in its native streaming mode. Stream Format still decides what the gateway returns.',
+			},
+			{
+				displayName: 'Other Numeric Members',
+				name: 'otherNumeric',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				description:
+					'Further numeric native members by name (the interface does not list them); sent in extra_body',
+				options: [
+					{
+						displayName: 'Member',
+						name: 'member',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'number', default: 0 },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				description: 'The binary field the audio file is written to',
+			},
+			{
+				displayName: 'Seed',
+				name: 'seed',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 65535 },
+				default: 0,
+				description: 'Native seed, a whole number from 0 to 65535; the same seed repeats the same reading',
+			},
+			{
+				displayName: 'Send Voice As',
+				name: 'voiceAs',
+				type: 'options',
+				default: 'name',
+				options: [
+					{ name: 'Name', value: 'name', description: 'Sends the voice as text' },
+					{
+						name: 'Object With ID',
+						value: 'object',
+						description: 'Sends the voice as an object: its identifier member holds the name',
+					},
+				],
+			},
+			{
+				displayName: 'Speed',
+				name: 'speed',
+				type: 'number',
+				typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
+				default: 1,
+				description: 'Speaking speed, 0.5 to 2 (1 is normal). Wins over Native Rate when both are set.',
+			},
+			{
+				displayName: 'Volume',
+				name: 'volume',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 100 },
+				default: 50,
+				description: 'Native volume, a whole number from 0 to 100',
+			},
+		],
+	},
+	additionalBodyField,
+];
+
+export const synthesizeFields = scoped('speech', 'synthesize', properties);

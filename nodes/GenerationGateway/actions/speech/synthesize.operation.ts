@@ -1,0 +1,158 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readWholeWav } from '../../../shared/audioFile';
+import type { SpeechFormat, SpeechStreamFormat } from '../../../shared/catalog/speech';
+import { PCM_LAYOUT } from '../../../shared/catalog/speech';
+import type { SpeechFormValues } from '../../../shared/speechRequest';
+import {
+	SPEECH_LABELS,
+	buildSpeechBody,
+	effectiveSpeechOutput,
+	mergeAdditionalSpeechBody,
+	otherNumericProblem,
+	speechBodySchema,
+} from '../../../shared/speechRequest';
+import type { SpeechUsage } from '../../../shared/speechStream';
+import { readSpeechStream } from '../../../shared/speechStream';
+import { gatewayRequest } from '../../../shared/transport';
+import { assertValid, refusal } from '../../../shared/validation';
+import { readAdditionalBody, readRequestSettings } from '../descriptions';
+import type { OperationModule } from '../types';
+import { synthesizeFields } from './synthesize.fields';
+
+/**
+ * POST /v1/audio/speech: one item -> one audio file. In `sse` mode the
+ * streamed pieces are joined into the same bytes `audio` mode returns.
+ */
+
+function readForm(ctx: IExecuteFunctions, i: number): SpeechFormValues {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const members = ((options.otherNumeric as IDataObject | undefined)?.member ?? []) as IDataObject[];
+	const otherNumeric = members.map((member) => ({
+		name: String(member.name ?? '').trim(),
+		value: member.value as number,
+	}));
+	for (const { name, value } of otherNumeric) {
+		const problem = otherNumericProblem(name, value);
+		if (problem) throw refusal(ctx.getNode(), 'Options → Other Numeric Members', problem, i);
+	}
+	const optional = <T>(name: string) => options[name] as T | undefined;
+	return {
+		model: ctx.getNodeParameter('model', i, '', { extractValue: true }) as string,
+		input: ctx.getNodeParameter('input', i, '') as string,
+		voice: String(ctx.getNodeParameter('voice', i, '')),
+		voiceAs: optional<'name' | 'object'>('voiceAs') ?? 'name',
+		responseFormat: ctx.getNodeParameter('responseFormat', i) as SpeechFormat,
+		streamFormat: ctx.getNodeParameter('streamFormat', i) as SpeechStreamFormat,
+		sampleRate: ctx.getNodeParameter('sampleRate', i) as number,
+		instructions: optional<string>('instructions'),
+		speed: optional<number>('speed'),
+		nativeRate: optional<number>('nativeRate'),
+		nativeInstruction: optional<string>('nativeInstruction'),
+		seed: optional<number>('seed'),
+		nativeStreaming: optional<boolean>('nativeStreaming'),
+		volume: optional<number>('volume'),
+		otherNumeric,
+	};
+}
+
+function contentTypeOf(headers: Record<string, unknown>): string {
+	const value = headers['content-type'];
+	return String(Array.isArray(value) ? value[0] : (value ?? '')).toLowerCase();
+}
+
+async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const values = readForm(this, i);
+	const body = mergeAdditionalSpeechBody(buildSpeechBody(values), readAdditionalBody(this, i));
+	assertValid(node, speechBodySchema, body, SPEECH_LABELS, i);
+	const output = effectiveSpeechOutput(body);
+	const { timeoutMs } = readRequestSettings(this, i);
+	const request = { method: 'POST' as const, path: '/v1/audio/speech', body, kind: 'create' as const };
+
+	let audio: Buffer;
+	let usage: SpeechUsage | undefined;
+	if (output.streamFormat === 'sse') {
+		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
+			...request,
+			responseType: 'stream',
+			headers: { Accept: 'text/event-stream' },
+			timeoutMs,
+			itemIndex: i,
+		});
+		const contentType = contentTypeOf(response.headers);
+		if (contentType && !contentType.startsWith('text/event-stream')) {
+			throw new NodeOperationError(
+				node,
+				`The gateway answered with ${contentType} instead of an event stream`,
+				{
+					itemIndex: i,
+					description:
+						'Stream Format is "Server-Sent Events". Try "Audio Bytes" if the gateway does not stream.',
+				},
+			);
+		}
+		({ audio, usage } = await readSpeechStream(response.body, { node, itemIndex: i }));
+	} else {
+		const response = await gatewayRequest<Buffer>(this, {
+			...request,
+			responseType: 'buffer',
+			timeoutMs,
+			itemIndex: i,
+		});
+		const contentType = contentTypeOf(response.headers);
+		if (/^(application\/json|text\/)/.test(contentType)) {
+			// A 200 that carries text is not audio; say what came instead of saving it as a file.
+			throw new NodeOperationError(node, `The gateway answered with ${contentType} instead of audio`, {
+				itemIndex: i,
+				description: response.body.toString('utf8').slice(0, 500),
+			});
+		}
+		audio = response.body;
+	}
+
+	if (audio.length === 0) {
+		throw new NodeOperationError(node, 'The gateway returned no audio bytes', { itemIndex: i });
+	}
+	const json: IDataObject = {
+		model: body.model,
+		format: output.format,
+		streamFormat: output.streamFormat,
+		mimeType: output.info.mimeType,
+		fileSize: audio.length,
+	};
+	if (output.format === 'wav') {
+		const wav = readWholeWav(audio);
+		if ('problem' in wav) {
+			throw new NodeOperationError(node, `The WAV audio is not a whole file: ${wav.problem}`, {
+				itemIndex: i,
+				description: 'Nothing was saved. Try again, or choose another output format.',
+			});
+		}
+		json.sampleRate = wav.info.sampleRate;
+		json.channels = wav.info.channels;
+		json.durationSeconds =
+			Math.round(
+				(wav.info.dataBytes / (wav.info.sampleRate * wav.info.channels * (wav.info.bitsPerSample / 8))) *
+					1000,
+			) / 1000;
+	} else if (output.info.headerless) {
+		// Raw PCM has no header: the JSON is the only place that says how to play it.
+		json.sampleRate = output.sampleRate;
+		json.sampleFormat = PCM_LAYOUT.sampleFormat;
+		json.channels = PCM_LAYOUT.channels;
+	} else if (output.sampleRate !== undefined) {
+		json.sampleRate = output.sampleRate;
+	}
+	if (usage) json.usage = { ...usage };
+
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const property = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+	const fileName = `speech.${output.info.extension}`;
+	const binary = await this.helpers.prepareBinaryData(audio, fileName, output.info.mimeType);
+	json.fileName = fileName;
+	return [{ json, binary: { [property]: binary } }];
+}
+
+export const synthesize: OperationModule = { description: synthesizeFields, execute };

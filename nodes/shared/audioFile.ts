@@ -1,0 +1,81 @@
+/**
+ * Checks on received audio before it becomes an n8n file. Pure: each returns
+ * a problem in words (or undefined), and the caller turns it into a node error.
+ */
+
+const ascii = (bytes: Uint8Array, offset: number, length: number): string =>
+	String.fromCharCode(...bytes.subarray(offset, offset + length));
+
+const u32le = (bytes: Uint8Array, offset: number): number =>
+	(bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
+
+const u16le = (bytes: Uint8Array, offset: number): number => bytes[offset] | (bytes[offset + 1] << 8);
+
+export interface WavInfo {
+	channels: number;
+	sampleRate: number;
+	bitsPerSample: number;
+	/** Bytes of audio in the `data` chunk. */
+	dataBytes: number;
+}
+
+/**
+ * Reads a WAV file and confirms it is whole: `RIFF` size equal to the file
+ * length minus 8, a `fmt ` chunk, a `data` chunk, and chunk sizes that add up
+ * exactly to the end of the file. The interface buffers WAV packaging to
+ * know the full length, so a streaming placeholder size (0 or 0xFFFFFFFF) or a
+ * short file means the audio was cut or mangled on the way.
+ */
+export function readWholeWav(bytes: Uint8Array): { info: WavInfo } | { problem: string } {
+	if (bytes.length < 12 || ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WAVE') {
+		return { problem: 'the audio does not start with a RIFF/WAVE header' };
+	}
+	const riffSize = u32le(bytes, 4);
+	if (riffSize !== bytes.length - 8) {
+		return {
+			problem: `the RIFF header announces ${riffSize + 8} bytes but ${bytes.length} arrived`,
+		};
+	}
+	let format: Omit<WavInfo, 'dataBytes'> | undefined;
+	let dataBytes: number | undefined;
+	let offset = 12;
+	while (offset < bytes.length) {
+		if (offset + 8 > bytes.length) return { problem: `a chunk header is cut at byte ${offset}` };
+		const id = ascii(bytes, offset, 4);
+		const size = u32le(bytes, offset + 4);
+		const end = offset + 8 + size + (size % 2); // chunks are padded to an even length
+		if (end > bytes.length) {
+			return { problem: `the "${id}" chunk announces ${size} bytes but the file ends before them` };
+		}
+		if (id === 'fmt ' && size >= 16) {
+			format = {
+				channels: u16le(bytes, offset + 10),
+				sampleRate: u32le(bytes, offset + 12),
+				bitsPerSample: u16le(bytes, offset + 22),
+			};
+		} else if (id === 'data') {
+			dataBytes = size;
+		}
+		offset = end;
+	}
+	if (!format) return { problem: 'the WAV file has no "fmt " chunk' };
+	if (dataBytes === undefined) return { problem: 'the WAV file has no "data" chunk' };
+	return { info: { ...format, dataBytes } };
+}
+
+/**
+ * Decodes base64 audio, or says why it is not base64. Buffer.from(…, 'base64')
+ * silently skips characters that are not base64 (and stops at a stray `=`),
+ * which would hide a corrupted piece; a decoded length that differs from the
+ * one the text's length implies reveals exactly that, without a second pass
+ * over the text. (The URL-safe alphabet decodes to the same bytes and is accepted.)
+ */
+export function decodeBase64Audio(text: string): Buffer | { problem: string } {
+	if (text.length % 4 === 1) return { problem: 'its base64 text has an impossible length' };
+	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+	const bytes = Buffer.from(text, 'base64');
+	if (bytes.length !== Math.floor(((text.length - padding) * 3) / 4)) {
+		return { problem: 'it is not base64 text' };
+	}
+	return bytes;
+}
