@@ -1,8 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialDescriptions, nodeProperties } from './actions/resources';
 import { router } from './actions/router';
+import { handleVideoCallback, videoCallbackWebhooks } from './actions/video/callbackWait';
+import { imageListSearch } from './methods/image';
 import { speechListSearch } from './methods/speech';
 import { videoListSearch } from './methods/video';
 
@@ -22,14 +31,20 @@ export class GenerationGateway implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions(),
+		// Video Create and Wait's callback mode: n8n's resume URL calls webhook() below.
+		webhooks: videoCallbackWebhooks,
 		properties: nodeProperties(),
 	};
 
 	methods = {
-		listSearch: { ...speechListSearch, ...videoListSearch },
+		listSearch: { ...imageListSearch, ...speechListSearch, ...videoListSearch },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await handleVideoCallback(this);
 	}
 }

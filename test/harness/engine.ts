@@ -103,7 +103,7 @@ export function loadWorkflowFile(filePath: string): WorkflowJson {
 	return JSON.parse(readFileSync(filePath, 'utf8')) as WorkflowJson;
 }
 
-function toResult(run: IRun, workflow: Workflow, executionId: string, order: string[]): RunResult {
+export function toResult(run: IRun, workflow: Workflow, executionId: string, order: string[]): RunResult {
 	const { runData } = run.data.resultData;
 	const taskOf = (nodeName: string, runIndex = -1) => runData[nodeName]?.at(runIndex);
 	return {
@@ -124,7 +124,7 @@ function toResult(run: IRun, workflow: Workflow, executionId: string, order: str
 /**
  * Starts a workflow and returns at once.
  *
- * Resuming a `waiting` execution (not implemented yet) belongs next to this:
+ * Resuming a `waiting` execution (webhook resume: resume.ts `deliverToWaiting`):
  * - timed resume (n8n's WaitTracker): `new WorkflowExecute(additionalData, mode,
  *   result.runExecutionData).processRunExecutionData(result.workflow)`. Its
  *   handleWaitingState clears waitTill, disables the waiting node (its input

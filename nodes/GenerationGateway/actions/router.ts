@@ -34,6 +34,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			},
 		);
 	}
+	const whole = await module.executeAll?.(this);
+	if (whole) return whole;
 	const { maxConcurrency } = readRequestSettings(this, 0);
 	const continueOnFail = this.continueOnFail();
 

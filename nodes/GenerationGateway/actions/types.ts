@@ -11,6 +11,12 @@ export interface OperationModule {
 	/** The operation's fields, already scoped to it with displayOptions. */
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	/**
+	 * Optional whole-node step run before the item loop; its output, if any,
+	 * replaces the loop (video Create and Wait's callback mode, which creates
+	 * every item's task and then puts the execution to wait once).
+	 */
+	executeAll?(ctx: IExecuteFunctions): Promise<INodeExecutionData[][] | undefined>;
 }
 
 export interface OperationEntry {

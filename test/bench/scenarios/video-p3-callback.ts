@@ -1,88 +1,97 @@
 /**
- * P3: waiting through the task callback instead of polling. A workflow runs
- * Video → Create with the Callback URL of a Generation Gateway Trigger (a
- * local https stand-in for n8n with the test-only certificate); the gateway
- * calls back on each status change and the trigger starts the follow-up
- * workflow. Reported: polls made while waiting (GET /v1/videos/{id} other
- * than the trigger's one confirmation read) and the time a worker was held.
+ * P3: Create and Wait in callback mode. Three items, tasks of 2-3 s; n8n is
+ * the harness's https stand-in (test/harness/resume.ts), so the execution's
+ * resume URL is https and the simulator's callbacks resume it. Reported: polls
+ * made while waiting (reads of a task before any of its callbacks said it was
+ * final; target 0), the reads made after final callbacks, and the worker time
+ * held: time inside execute() plus time inside the webhook() calls (including
+ * the resumed rest of the run), against the time the tasks took.
  */
 import type { WorkflowJson } from '../../harness';
 import { runWorkflow } from '../../harness';
-import { callWebhook } from '../../harness/resume';
+import { WaitingWebhookServer } from '../../harness/resume';
 import { startSimulator } from '../../simulator';
-import { startHttpsReceiver } from '../../simulator/video/https';
 import { videoTasks } from '../../simulator/video/tasks';
 
-export const title = 'video callback wait: 0 polls, no worker held';
+export const title = 'video Create and Wait, callback mode: polls and worker time held';
 
-const SECRET = 'bench-secret-123';
-const TASK_MS = 2000;
-
-const node = (name: string, type: string, parameters: object, extra: object = {}) => ({
-	id: name,
-	name,
-	type,
-	typeVersion: 1,
-	position: [0, 0] as [number, number],
-	parameters,
-	credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-	...extra,
-});
+const TASK_MS = [3000, 2000, 2500];
 
 export async function run(): Promise<Record<string, string | number>> {
 	const sim = await startSimulator();
-	const trigger = {
-		name: 'trigger',
-		nodes: [
-			node(
-				'Finished',
-				'n8n-nodes-generation-gateway.generationGatewayTrigger',
-				{ secret: SECRET },
-				{ webhookId: 'bench' },
-			),
-		],
-		connections: {},
-	} as unknown as WorkflowJson;
-	let finishedAt = 0;
-	const receiver = await startHttpsReceiver(async ({ query, body }) => {
-		const answer = await callWebhook(trigger, 'Finished', { body, query, credentials: sim.credentials() });
-		if (answer.result.workflowData) finishedAt = Date.now();
-		return answer.response ?? { status: 200 };
-	});
+	const n8n = await WaitingWebhookServer.start(sim.credentials());
 	try {
-		const create = {
-			name: 'create',
+		const workflow = {
+			name: 'p3',
 			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', {}, { credentials: undefined }),
-				node('Create', 'n8n-nodes-generation-gateway.generationGateway', {
-					resource: 'video',
-					operation: 'create',
-					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-					prompt: `bench [after:${TASK_MS}]`,
-					duration: 5,
-					videoOptions: { callbackUrl: `${receiver.url}/webhook/bench/video-task?secret=${SECRET}` },
-				}),
+				{
+					id: 's',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'p3-video-node',
+					name: 'Video',
+					type: 'n8n-nodes-generation-gateway.generationGateway',
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: {
+						resource: 'video',
+						operation: 'createAndWait',
+						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+						prompt: '={{ $json.prompt }}',
+						duration: 5,
+						requestOptions: { maxConcurrency: 3 },
+						waitOptions: { mode: 'callback' },
+					},
+					credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+				},
 			],
-			connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
+			connections: { Start: { main: [[{ node: 'Video', type: 'main', index: 0 }]] } },
 		} as unknown as WorkflowJson;
 		const started = Date.now();
-		const result = await runWorkflow(create, { credentials: sim.credentials() });
-		const heldMs = Date.now() - started;
-		const id = String(result.output('Create')[0]?.json.id);
-		const deadline = Date.now() + 15_000;
-		while (!finishedAt && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-		const reads = sim.requestsTo(`/v1/videos/${id}`, 'GET');
-		const byCreate = reads.filter((r) => r.at <= started + heldMs).length;
+		const waiting = await runWorkflow(workflow, {
+			credentials: sim.credentials(),
+			input: TASK_MS.map((ms, n) => ({ json: { prompt: `bench ${n} [after:${ms}]` } })),
+			instanceBaseUrl: n8n.url,
+		});
+		const executeMs = Date.now() - started;
+		n8n.track(waiting);
+		const done = await n8n.finished(waiting.executionId, 20_000);
+		const totalMs = Date.now() - started;
+		const ids = waiting.output('Video').map((item) => String(item.json.id));
+		const tasks = videoTasks(sim);
+		let pollsWhileWaiting = 0;
+		let readsAfterFinalCallbacks = 0;
+		// Before the first task became final, no callback could have asked for a read.
+		const firstFinal = Math.min(
+			...ids.map((id) => tasks.tasks.get(id)!.createdAt + tasks.tasks.get(id)!.doneAfterMs),
+		);
+		for (const id of ids) {
+			for (const read of sim.requestsTo(`/v1/videos/${id}`, 'GET')) {
+				if (read.at < firstFinal) pollsWhileWaiting++;
+				else readsAfterFinalCallbacks++;
+			}
+		}
+		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
+		const webhookMs = mine.reduce((sum, d) => sum + d.ms, 0);
 		return {
-			'polls by the creating workflow (target 0)': byCreate,
-			'confirmation reads by the trigger': reads.length - byCreate,
-			'callbacks delivered': videoTasks(sim).deliveries.filter((d) => d.id === id).length,
-			'worker time held by the creating workflow (ms)': heldMs,
-			'task length (ms)': TASK_MS,
-			'finished workflow started after creation (ms)': finishedAt ? finishedAt - started : 'never',
+			'execution status': `${waiting.status} -> ${done.status}`,
+			'items (tasks)': ids.length,
+			'polls while waiting (target 0)': pollsWhileWaiting,
+			'gateway reads after final callbacks': readsAfterFinalCallbacks,
+			'callbacks received (non-final answered 200)': mine.length,
+			'worker time in execute() (ms)': executeMs,
+			'worker time in webhook() calls incl. resumed run (ms)': webhookMs,
+			'longest task (ms)': Math.max(...TASK_MS),
+			'execution start to end (ms)': totalMs,
+			'worker time held / wall time': `${(((executeMs + webhookMs) / totalMs) * 100).toFixed(1)} %`,
 		};
 	} finally {
-		await receiver.stop();
+		await n8n.stop();
 		await sim.stop();
 	}
 }

@@ -1,4 +1,10 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { VIDEO_RESULT_URL_PATHS } from '../../../shared/assumedNames/video';
@@ -26,7 +32,7 @@ export function resultVideoUrl(data: unknown): string | undefined {
  * storage host, which must not receive the gateway credential.
  */
 export async function downloadTaskVideo(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
 	record: IDataObject,
 ): Promise<IBinaryData> {

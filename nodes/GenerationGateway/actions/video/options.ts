@@ -141,12 +141,23 @@ export const waitOptionsField = (withMode: boolean): INodeProperties => ({
 						type: 'options',
 						options: [
 							{
+								name: 'Auto',
+								value: 'auto',
+								description: "Callback when n8n's resume URL is https (WEBHOOK_URL), otherwise polling",
+							},
+							{
+								name: 'Callback',
+								value: 'callback',
+								description:
+									'Put the execution to wait and resume when the gateway calls back (needs n8n reachable over https; falls back to polling otherwise)',
+							},
+							{
 								name: 'Polling',
 								value: 'polling',
 								description: 'Ask the gateway for the status with back-off (5 s, x1.5, up to 30 s)',
 							},
 						],
-						default: 'polling',
+						default: 'auto',
 						description: 'How the node learns that the task has finished',
 					} as INodeProperties,
 				]

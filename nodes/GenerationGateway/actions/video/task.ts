@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isTerminalStatus } from '../../../shared/catalog/video';
@@ -28,6 +28,8 @@ export interface WaitInfo extends IDataObject {
 	mode: 'polling' | 'callback' | 'none';
 	polls: number;
 	waitedSeconds: number;
+	/** Why callback mode was asked for but polling ran. */
+	fallback?: string;
 }
 
 export async function createTask(
@@ -58,7 +60,7 @@ export async function createTask(
 }
 
 export async function getTask(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
 	taskId: string,
 	clock: Clock = systemClock,
@@ -137,7 +139,7 @@ export async function waitForTask(
 
 /** A terminal record as the node's output: completed -> the record (+ video); otherwise an error naming the task. */
 export async function finishedItem(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
 	record: IDataObject,
 	options: { download: boolean; info?: WaitInfo },

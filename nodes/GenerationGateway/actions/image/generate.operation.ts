@@ -1,0 +1,151 @@
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { binaryPropertyName } from '../../../shared/binary';
+import { imageVariantOf } from '../../../shared/catalog/image';
+import { buildImageBody } from '../../../shared/imageBody';
+import { B64_MARKER, readImageResult } from '../../../shared/imageResult';
+import { IMAGE_FIELD_LABELS, imageRequestSchema } from '../../../shared/imageSchema';
+import { ImageStreamCollector, streamedResultJson } from '../../../shared/imageStream';
+import { parseEventJson, readSseEvents } from '../../../shared/sse';
+import { gatewayRequest } from '../../../shared/transport';
+import { assertValid } from '../../../shared/validation';
+import { readAdditionalBody, readRequestSettings, withAdditionalBody } from '../descriptions';
+import type { OperationModule } from '../types';
+import { generateFields } from './generate.fields';
+import type { ReferenceImageEntry } from './output';
+import { dataItems, downloadImage, formatFromContentType, imageBinary, readReferenceImages } from './output';
+
+/**
+ * POST /v1/images/generations (variants A, B and C, chosen by the model).
+ * Builds the body from the form (imageBody.ts), merges "Additional Body
+ * Fields", refuses anything the interface rejects (imageSchema.ts), then reads
+ * the answer as a stream: JSON results are decoded image by image
+ * (imageResult.ts), SSE results are folded into the final image
+ * (imageStream.ts). Each image becomes a binary: data, data_1, ...
+ */
+
+const PATH = '/v1/images/generations';
+
+async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const model = String(ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '');
+	const { variant } = imageVariantOf(model);
+	const entries =
+		variant === 'B'
+			? []
+			: (((ctx.getNodeParameter('referenceImages', itemIndex, {}) as IDataObject).images ??
+					[]) as ReferenceImageEntry[]);
+	const body = buildImageBody({
+		model,
+		prompt: ctx.getNodeParameter('prompt', itemIndex, '') as string,
+		size: ctx.getNodeParameter('size', itemIndex, '') as string,
+		n: (ctx.getNodeParameter('n', itemIndex, null) as number | null) ?? undefined,
+		quality: ctx.getNodeParameter('quality', itemIndex, '') as string,
+		options: ctx.getNodeParameter('options', itemIndex, {}) as IDataObject,
+		referenceImages: await readReferenceImages(ctx, itemIndex, entries),
+	});
+	return withAdditionalBody(body, readAdditionalBody(ctx, itemIndex));
+}
+
+/** Turns a JSON result into one item: binaries for b64_json (and downloaded URLs), JSON without Base64. */
+async function jsonResultItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	json: IDataObject,
+	images: Buffer[],
+	request: IDataObject,
+	timeoutMs: number,
+): Promise<INodeExecutionData> {
+	const binary: IBinaryKeyData = {};
+	const download = ctx.getNodeParameter('downloadUrls', itemIndex, true) as boolean;
+	const format = json.output_format ?? request.output_format;
+	let next = 0;
+	for (const [position, item] of dataItems(json).entries()) {
+		const marker = typeof item.b64_json === 'string' ? item.b64_json : undefined;
+		delete item.b64_json;
+		let bytes: Buffer | undefined;
+		let itemFormat = format;
+		if (marker?.startsWith(B64_MARKER)) {
+			const index = Number(marker.slice(B64_MARKER.length));
+			bytes = images[index];
+			images[index] = Buffer.alloc(0); // let the arena go as soon as the last view is written
+		} else if (typeof item.url === 'string' && item.url && download) {
+			const downloaded = await downloadImage(ctx, item.url, position, timeoutMs, itemIndex);
+			bytes = downloaded.bytes;
+			itemFormat = formatFromContentType(downloaded.contentType) ?? format;
+		}
+		if (!bytes?.length) continue;
+		const property = binaryPropertyName(next++);
+		binary[property] = await imageBinary(ctx, bytes, `image-${position + 1}`, itemFormat);
+		item.binaryProperty = property;
+	}
+	return { json, binary: next ? binary : undefined, pairedItem: { item: itemIndex } };
+}
+
+async function streamedItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	events: AsyncIterable<Buffer | string>,
+	request: IDataObject,
+	keepPartials: boolean,
+): Promise<INodeExecutionData> {
+	const node = ctx.getNode();
+	const collector = new ImageStreamCollector(node, Number(request.n ?? 1), keepPartials, itemIndex);
+	for await (const event of readSseEvents(events, { node, itemIndex })) {
+		if (event.data.trim() === '[DONE]') continue;
+		collector.accept(event.event, parseEventJson(node, event, itemIndex));
+	}
+	const result = collector.finish();
+	const json = streamedResultJson(result);
+	const binary: IBinaryKeyData = {};
+	for (const [index, image] of result.finals.entries()) {
+		const property = binaryPropertyName(index);
+		const format = image.meta.output_format ?? request.output_format;
+		binary[property] = await imageBinary(ctx, image.bytes, `image-${index + 1}`, format);
+		(json.data as IDataObject[])[index].binaryProperty = property;
+	}
+	if (keepPartials) {
+		json.partial_images = [];
+		for (const [index, image] of result.partials.entries()) {
+			const property = binaryPropertyName(index, 'partial');
+			const format = image.meta.output_format ?? request.output_format;
+			const stem = `partial-${Number(image.meta.partial_image_index ?? index) + 1}`;
+			binary[property] = await imageBinary(ctx, image.bytes, stem, format);
+			(json.partial_images as IDataObject[]).push({ ...image.meta, binaryProperty: property });
+		}
+	}
+	return { json, binary, pairedItem: { item: itemIndex } };
+}
+
+async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const node = this.getNode();
+	const assembled = await readBody(this, itemIndex);
+	const schema = imageRequestSchema(String(assembled.model ?? ''));
+	const body = assertValid(node, schema, assembled, IMAGE_FIELD_LABELS, itemIndex) as IDataObject;
+	const { timeoutMs } = readRequestSettings(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const response = await gatewayRequest<AsyncIterable<Buffer>>(this, {
+		method: 'POST',
+		path: PATH,
+		body,
+		kind: 'create',
+		responseType: 'stream',
+		timeoutMs,
+		itemIndex,
+	});
+	const contentType = String(response.headers['content-type'] ?? '');
+	if (contentType.includes('text/event-stream')) {
+		return [await streamedItem(this, itemIndex, response.body, body, options.includePartialImages === true)];
+	}
+	const encoded = response.headers['content-encoding'] !== undefined;
+	const length = Number(response.headers['content-length']);
+	const { json, images } = await readImageResult(
+		node,
+		response.body,
+		!encoded && Number.isFinite(length) ? length : undefined,
+		itemIndex,
+	);
+	return [await jsonResultItem(this, itemIndex, json as IDataObject, images, body, timeoutMs)];
+}
+
+export const generate: OperationModule = { description: generateFields, execute };

@@ -1,0 +1,116 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { imageBinaryAsDataUrl } from '../../../shared/assumedNames/image';
+import type { MediaType } from '../../../shared/binary';
+import { MEDIA_BY_FORMAT, sniffMediaType } from '../../../shared/binary';
+
+/**
+ * The n8n-facing edges of Image → Generate: reference images read from the
+ * item's binaries, generated images written as binaries (data, data_1, ...),
+ * and URL results downloaded on request.
+ */
+
+const FALLBACK_MEDIA: MediaType = { mimeType: 'application/octet-stream', extension: 'bin' };
+
+/** The media type of an image: the format the gateway reported, else the bytes. */
+export function imageMediaType(bytes: Uint8Array, format?: unknown): MediaType {
+	const declared = typeof format === 'string' ? MEDIA_BY_FORMAT[format.toLowerCase()] : undefined;
+	return declared ?? sniffMediaType(bytes) ?? FALLBACK_MEDIA;
+}
+
+/** Writes one image as an n8n binary, named after its position (image-1.png, ...). */
+export async function imageBinary(
+	ctx: IExecuteFunctions,
+	bytes: Buffer,
+	stem: string,
+	format?: unknown,
+): Promise<IBinaryData> {
+	const media = imageMediaType(bytes, format);
+	return await ctx.helpers.prepareBinaryData(bytes, `${stem}.${media.extension}`, media.mimeType);
+}
+
+export interface ReferenceImageEntry {
+	source?: string;
+	url?: string;
+	binaryProperty?: string;
+}
+
+/**
+ * The "Reference Images" of an item as strings the gateway accepts: URLs as
+ * typed, binaries as data URLs (see assumedNames/image.ts).
+ */
+export async function readReferenceImages(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	entries: ReferenceImageEntry[],
+): Promise<string[]> {
+	const images: string[] = [];
+	for (const [position, entry] of entries.entries()) {
+		if (entry.source === 'binary') {
+			const property = (entry.binaryProperty ?? 'data').trim();
+			const binary = ctx.helpers.assertBinaryData(itemIndex, property);
+			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
+			const mimeType = binary.mimeType || sniffMediaType(bytes)?.mimeType || 'image/png';
+			images.push(imageBinaryAsDataUrl(mimeType, bytes.toString('base64')));
+			continue;
+		}
+		const url = (entry.url ?? '').trim();
+		if (!url) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Reference Images (#${position + 1}): the Image URL is empty`,
+				{ itemIndex, description: 'The request was not sent to the gateway, so no credit was spent.' },
+			);
+		}
+		images.push(url);
+	}
+	return images;
+}
+
+/** Downloads an image the gateway returned as a URL (no credential: such URLs are pre-signed). */
+export async function downloadImage(
+	ctx: IExecuteFunctions,
+	url: string,
+	position: number,
+	timeoutMs: number,
+	itemIndex: number,
+): Promise<{ bytes: Buffer; contentType?: string }> {
+	try {
+		const response = (await ctx.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			returnFullResponse: true,
+			timeout: timeoutMs,
+		})) as IN8nHttpFullResponse;
+		const body = response.body as Buffer | ArrayBuffer;
+		const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+		const contentType = String(response.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim();
+		return { bytes, contentType: contentType || undefined };
+	} catch (error) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not download image ${position + 1} from ${url}: ${(error as Error).message}`,
+			{
+				itemIndex,
+				description:
+					'The image was generated (and paid for); only the download failed. The URL is in the gateway answer; turn off "Download URL Results" to get it without downloading.',
+			},
+		);
+	}
+}
+
+/** The format of a downloaded image: its Content-Type when that names an image format. */
+export function formatFromContentType(contentType?: string): string | undefined {
+	if (!contentType?.startsWith('image/')) return undefined;
+	const format = contentType.slice('image/'.length);
+	return MEDIA_BY_FORMAT[format] ? format : undefined;
+}
+
+/** The elements of the result's `data` list (none when the gateway sent no list). */
+export function dataItems(json: IDataObject): IDataObject[] {
+	return Array.isArray(json.data) ? (json.data as IDataObject[]) : [];
+}

@@ -1,0 +1,120 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isTerminalStatus } from '../../../shared/catalog/video';
+
+/**
+ * Pure decisions of Create and Wait's callback mode (unit-tested without n8n):
+ * which mode runs, how the task list survives the wait, when the wait is over.
+ *
+ * Why the execution's custom data holds the task list: when a callback
+ * arrives, n8n's waiting-webhook handler has already dropped the waiting
+ * node's own output (it pops the node's last run before calling `webhook()`),
+ * and static data is read from the workflow snapshot taken when the execution
+ * started. The custom data (`resultData.metadata`) is saved with the waiting
+ * execution and readable from `webhook()`. n8n keeps at most 10 entries of
+ * at most 512 characters per execution, so the list is split over a few
+ * entries; when it does not fit, the node waits by polling instead.
+ */
+
+export type WaitModeSetting = 'auto' | 'callback' | 'polling';
+
+export interface WaitModeDecision {
+	mode: 'callback' | 'polling';
+	/** Why callback mode was not used although asked for (auto or callback). */
+	fallback?: string;
+}
+
+/** Callback mode needs an https resume URL: the gateway calls only https addresses. */
+export function decideWaitMode(setting: unknown, resumeUrl: unknown): WaitModeDecision {
+	const wanted = setting === 'callback' || setting === 'polling' ? setting : 'auto';
+	if (wanted === 'polling') return { mode: 'polling' };
+	if (typeof resumeUrl === 'string' && /^https:\/\//i.test(resumeUrl)) return { mode: 'callback' };
+	const shown = typeof resumeUrl === 'string' ? resumeUrl.replace(/\?.*$/, '') : 'none';
+	return {
+		mode: 'polling',
+		fallback: `n8n's resume URL is not https (${shown}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`,
+	};
+}
+
+/** One item's slot: its task id, or why its task was not created (continue-on-fail). */
+export type TaskSlot = string | { error: string };
+
+export const MAX_CUSTOM_DATA_ENTRIES = 10;
+/** n8n cuts a custom data value at 512 characters; stay below it. */
+const CHUNK_CHARS = 500;
+const MAX_ERROR_CHARS = 160;
+
+/** The custom data key prefix for one node (letters, digits and underscores only, short). */
+export function stateKeyPrefix(nodeId: string): string {
+	return `ggvideo_${nodeId.replace(/[^A-Za-z0-9]/g, '').slice(0, 32)}_`;
+}
+
+/** What survives the wait: when it began, the download option, one slot per input item. */
+export interface CallbackState {
+	startedAt: number;
+	download: boolean;
+	slots: TaskSlot[];
+}
+
+/**
+ * The entries that hold the state: `<prefix>0` = `<count>:<first chunk>`,
+ * then `<prefix>1`... The count makes leftovers of an earlier, longer run of
+ * the same node (a loop) harmless.
+ */
+export function encodeState(prefix: string, state: CallbackState): Record<string, string> {
+	const slots = state.slots.map((slot) =>
+		typeof slot === 'string' ? slot : { error: slot.error.slice(0, MAX_ERROR_CHARS) },
+	);
+	const text = JSON.stringify({ t: state.startedAt, d: state.download ? 1 : 0, s: slots });
+	const chunks: string[] = [];
+	for (let at = 0; at < text.length; at += CHUNK_CHARS) chunks.push(text.slice(at, at + CHUNK_CHARS));
+	chunks[0] = `${chunks.length}:${chunks[0]}`;
+	return Object.fromEntries(chunks.map((chunk, index) => [`${prefix}${index}`, chunk]));
+}
+
+/** The state back from the execution's custom data, or undefined if absent or damaged. */
+export function decodeState(prefix: string, data: Record<string, string>): CallbackState | undefined {
+	const head = /^(\d+):/.exec(data[`${prefix}0`] ?? '');
+	if (!head) return undefined;
+	let text = data[`${prefix}0`].slice(head[0].length);
+	for (let index = 1; index < Number(head[1]); index++) {
+		const chunk = data[`${prefix}${index}`];
+		if (chunk === undefined) return undefined;
+		text += chunk;
+	}
+	try {
+		const raw = JSON.parse(text) as { t?: unknown; d?: unknown; s?: unknown };
+		if (typeof raw.t !== 'number' || !Array.isArray(raw.s)) return undefined;
+		return { startedAt: raw.t, download: raw.d === 1, slots: raw.s as TaskSlot[] };
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether the entries fit next to the custom data the execution already has. */
+export function slotsFit(entries: Record<string, string>, existing: Record<string, string>): boolean {
+	const keys = new Set([...Object.keys(existing), ...Object.keys(entries)]);
+	return keys.size <= MAX_CUSTOM_DATA_ENTRIES;
+}
+
+export type CallbackVerdict =
+	| { action: 'ignore'; reason: string }
+	| { action: 'wait'; reason: string }
+	| { action: 'read' };
+
+/**
+ * What one callback means, before any gateway read: a task of another
+ * execution or a non-final status keeps the execution waiting untouched; a
+ * final status of one of this execution's tasks asks for the records.
+ */
+export function judgeCallback(slots: TaskSlot[], id: string, status: string): CallbackVerdict {
+	if (!slots.includes(id))
+		return { action: 'ignore', reason: `task ${id} is not one of this execution's tasks` };
+	if (!isTerminalStatus(status)) return { action: 'wait', reason: `task ${id} is ${status}` };
+	return { action: 'read' };
+}
+
+/** The first task still running, given the records read so far (in item order). */
+export function firstUnfinished(records: Array<IDataObject | undefined>): number {
+	return records.findIndex((record) => !record || !isTerminalStatus(record.status));
+}

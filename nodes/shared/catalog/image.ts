@@ -1,0 +1,218 @@
+import type { CatalogModel } from './index';
+import { defineCatalog } from './index';
+
+/**
+ * The image models of the interface ("POST /v1/images/generations", its
+ * per-model combinations table and Limits), as data. The form's displayOptions,
+ * the checks in imageSchema.ts and the body builder in imageBody.ts read this
+ * table; nothing else knows an image model by name.
+ *
+ * Variant B: the `imagegen` and `legacyimg` families. Variant C: `imgE`.
+ * Variant A: every other model ID (the interface does not list its models).
+ */
+
+export type ImageVariant = 'A' | 'B' | 'C';
+
+/** Members of variant B that only some models accept (the table's last column). */
+export type ImageModelParameter =
+	| 'background'
+	| 'moderation'
+	| 'output_format'
+	| 'output_compression'
+	| 'stream'
+	| 'partial_images'
+	| 'style'
+	| 'response_format';
+
+export const IMAGE_MODEL_PARAMETERS: readonly ImageModelParameter[] = [
+	'background',
+	'moderation',
+	'output_format',
+	'output_compression',
+	'stream',
+	'partial_images',
+	'style',
+	'response_format',
+];
+
+/** Free WIDTHxHEIGHT sizes of `imagegen-2` and `imagegen-2.5`. */
+export interface FreeSizeRule {
+	/** Both sides must be multiples of this. */
+	multipleOf: number;
+	/** Longest side / shortest side at most this (3 = between 1:3 and 3:1). */
+	maxRatio: number;
+	/** "At most 3840x2160": the longer side at most 3840 and at most 3840*2160 pixels. */
+	maxLongSide: number;
+	maxPixels: number;
+}
+
+export interface ImageModel extends CatalogModel {
+	family: 'imagegen' | 'legacyimg' | 'imgE';
+	variant: 'B' | 'C';
+	/** Most prompt characters (variant B); undefined = no documented maximum. */
+	promptMaxLength?: number;
+	/** Listed sizes, or the free WIDTHxHEIGHT rule. */
+	sizes: readonly string[] | FreeSizeRule;
+	/** Quality values the model accepts (empty: the member is not sent). */
+	qualities: readonly string[];
+	/** Highest `n`; 0 = the gateway rejects `n` for the model. */
+	maxImages: number;
+	/** The optional members of the per-model table this model accepts. */
+	parameters: readonly ImageModelParameter[];
+}
+
+const IMAGEGEN_PARAMETERS: readonly ImageModelParameter[] = [
+	'background',
+	'moderation',
+	'output_format',
+	'output_compression',
+	'stream',
+	'partial_images',
+];
+
+export const IMAGEGEN_FREE_SIZE: FreeSizeRule = {
+	multipleOf: 16,
+	maxRatio: 3,
+	maxLongSide: 3840,
+	maxPixels: 3840 * 2160,
+};
+
+const IMAGEGEN_QUALITIES = ['auto', 'low', 'medium', 'high'] as const;
+
+const imagegen = (
+	id: string,
+	name: string,
+	sizes: ImageModel['sizes'],
+	qualities: readonly string[],
+	description: string,
+): ImageModel => ({
+	id,
+	name,
+	family: 'imagegen',
+	variant: 'B',
+	promptMaxLength: 32000,
+	sizes,
+	qualities,
+	maxImages: 10,
+	parameters: IMAGEGEN_PARAMETERS,
+	description,
+});
+
+export const IMAGE_MODELS: readonly ImageModel[] = [
+	imagegen(
+		'imagegen-2.5-sunburst',
+		'imagegen-2.5-sunburst',
+		IMAGEGEN_FREE_SIZE,
+		[...IMAGEGEN_QUALITIES, 'xhigh', 'max'],
+		'Variant B. Any WIDTHxHEIGHT up to 3840x2160; qualities up to max',
+	),
+	imagegen(
+		'imagegen-2.5-flare',
+		'imagegen-2.5-flare',
+		IMAGEGEN_FREE_SIZE,
+		[...IMAGEGEN_QUALITIES, 'xhigh', 'max'],
+		'Variant B. Any WIDTHxHEIGHT up to 3840x2160; qualities up to max',
+	),
+	imagegen(
+		'imagegen-2',
+		'imagegen-2',
+		IMAGEGEN_FREE_SIZE,
+		IMAGEGEN_QUALITIES,
+		'Variant B. Any WIDTHxHEIGHT up to 3840x2160; transparent background is a preview capability',
+	),
+	...(['imagegen-1.5', 'imagegen-1', 'imagegen-1-mini'] as const).map((id) =>
+		imagegen(
+			id,
+			id,
+			['auto', '1024x1024', '1536x1024', '1024x1536'],
+			IMAGEGEN_QUALITIES,
+			'Variant B. Sizes 1024x1024, 1536x1024, 1024x1536 or auto',
+		),
+	),
+	{
+		id: 'legacyimg-3',
+		name: 'legacyimg-3',
+		family: 'legacyimg',
+		variant: 'B',
+		promptMaxLength: 4000,
+		sizes: ['1024x1024', '1792x1024', '1024x1792'],
+		qualities: ['standard', 'hd'],
+		maxImages: 1,
+		parameters: ['style', 'response_format'],
+		description: 'Variant B. One image per request; style vivid or natural; Base64 or URL',
+	},
+	{
+		id: 'legacyimg-2',
+		name: 'legacyimg-2',
+		family: 'legacyimg',
+		variant: 'B',
+		promptMaxLength: 1000,
+		sizes: ['256x256', '512x512', '1024x1024'],
+		qualities: ['standard'],
+		maxImages: 10,
+		parameters: ['response_format'],
+		description: 'Variant B. Sizes 256x256, 512x512, 1024x1024; Base64 or URL',
+	},
+	{
+		id: 'vendor/imgE-3.0-pro',
+		name: 'vendor/imgE-3.0-pro',
+		// The short name works only for accounts with an alias configured.
+		aliases: ['imgE-3.0-pro'],
+		family: 'imgE',
+		variant: 'C',
+		sizes: [],
+		qualities: [],
+		maxImages: 0,
+		parameters: [],
+		description: 'Variant C. Prompt rewriting, negative prompt, seed, watermark, up to 3 reference images',
+	},
+];
+
+export const imageCatalog = defineCatalog(IMAGE_MODELS);
+
+/** The request shape for a model ID: its catalog entry (B or C), else the generic variant A. */
+export function imageVariantOf(modelId: string): { variant: ImageVariant; model?: ImageModel } {
+	const model = imageCatalog.resolve(modelId);
+	return model ? { variant: model.variant, model } : { variant: 'A' };
+}
+
+/** Variant A (the generic path): the limits of its request table. */
+export const VARIANT_A_LIMITS = {
+	maxImages: 4,
+	referenceImages: { min: 1, max: 5 },
+	qualities: ['standard', 'hd'],
+	responseFormats: ['url', 'b64_json'],
+} as const;
+
+/** Variant C: the limits of its request table and the Limits section. */
+export const VARIANT_C_LIMITS = {
+	referenceImages: { max: 3 },
+	seed: { min: 0, max: 2147483647 },
+	/** Pixel area from 512x512 to 2048x2048. */
+	minPixels: 512 * 512,
+	maxPixels: 2048 * 2048,
+	/** Aspect ratio from 1:8 to 8:1. */
+	maxRatio: 8,
+	promptExtendModes: ['direct', 'agent'],
+	responseFormats: ['b64_json', 'url'],
+} as const;
+
+/** Variant B's enums that do not depend on the model. */
+export const VARIANT_B_ENUMS = {
+	background: ['transparent', 'opaque', 'auto'],
+	/** `transparent` requires one of these output formats. */
+	transparentFormats: ['png', 'webp'],
+	moderation: ['low', 'auto'],
+	outputFormat: ['png', 'jpeg', 'webp'],
+	/** `output_compression` applies to these output formats only. */
+	compressibleFormats: ['webp', 'jpeg'],
+	outputCompression: { min: 0, max: 100 },
+	partialImages: { min: 0, max: 3 },
+	responseFormat: ['b64_json', 'url'],
+	style: ['vivid', 'natural'],
+} as const;
+
+/** Models that accept an optional member, for messages like "only legacyimg-3 accepts it". */
+export function modelsAccepting(parameter: ImageModelParameter): string[] {
+	return IMAGE_MODELS.filter((model) => model.parameters.includes(parameter)).map((model) => model.id);
+}

@@ -1,0 +1,114 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import {
+	IMAGE_STREAM_B64_MEMBER,
+	IMAGE_STREAM_COMPLETED_EVENT,
+	IMAGE_STREAM_CREATED_MEMBER,
+	IMAGE_STREAM_ERROR_EVENT,
+	IMAGE_STREAM_PARTIAL_EVENT,
+	IMAGE_STREAM_PARTIAL_INDEX_MEMBER,
+} from './assumedNames/image';
+import { sseError } from './sse';
+
+/**
+ * Folds the events of a streamed image request (variant B with `stream`) into
+ * the same shape as a non-streamed result: final images, optional partial
+ * images, and the metadata of the last completed event. The event names are
+ * assumptions (assumedNames/image.ts). A stream that ends before every final
+ * image arrived is refused: a partial picture is not a result.
+ */
+
+export interface StreamedImage {
+	bytes: Buffer;
+	/** The event without its Base64 payload. */
+	meta: IDataObject;
+}
+
+export interface StreamedImageResult {
+	finals: StreamedImage[];
+	partials: StreamedImage[];
+}
+
+function withoutPayload(event: Record<string, unknown>): IDataObject {
+	const meta: IDataObject = {};
+	for (const [key, value] of Object.entries(event)) {
+		if (key !== IMAGE_STREAM_B64_MEMBER) meta[key] = value as IDataObject[string];
+	}
+	return meta;
+}
+
+export class ImageStreamCollector {
+	private readonly finals: StreamedImage[] = [];
+
+	private readonly partials: StreamedImage[] = [];
+
+	constructor(
+		private readonly node: INode,
+		/** How many final images the request asked for (`n`, default 1). */
+		private readonly expected: number,
+		/** Keep partial images (they cost memory; only kept when the user wants them). */
+		private readonly keepPartials: boolean,
+		private readonly itemIndex?: number,
+	) {}
+
+	/** Takes one event: `eventName` from the `event:` line, `data` its parsed JSON. */
+	accept(eventName: string, data: Record<string, unknown>): void {
+		const type = typeof data.type === 'string' ? data.type : eventName;
+		if (type === IMAGE_STREAM_ERROR_EVENT) {
+			const error = (data.error ?? data) as IDataObject;
+			const message = typeof error.message === 'string' ? error.message : JSON.stringify(error);
+			throw sseError(
+				this.node,
+				`The gateway reported an error in the stream: ${message}`,
+				'upstream',
+				this.itemIndex,
+			);
+		}
+		if (type !== IMAGE_STREAM_COMPLETED_EVENT && type !== IMAGE_STREAM_PARTIAL_EVENT) return;
+		if (type === IMAGE_STREAM_PARTIAL_EVENT && !this.keepPartials) return;
+		const base64 = data[IMAGE_STREAM_B64_MEMBER];
+		if (typeof base64 !== 'string' || !base64) {
+			throw sseError(
+				this.node,
+				`The stream sent a "${type}" event without an image (${IMAGE_STREAM_B64_MEMBER} missing)`,
+				'malformed',
+				this.itemIndex,
+			);
+		}
+		const image = { bytes: Buffer.from(base64, 'base64'), meta: withoutPayload(data) };
+		(type === IMAGE_STREAM_COMPLETED_EVENT ? this.finals : this.partials).push(image);
+	}
+
+	/** Ends the stream: the result, or a clear error when final images are missing. */
+	finish(): StreamedImageResult {
+		if (this.finals.length < this.expected) {
+			const got = this.finals.length;
+			throw sseError(
+				this.node,
+				got === 0
+					? `The image stream ended without its final image (no "${IMAGE_STREAM_COMPLETED_EVENT}" event)`
+					: `The image stream ended after ${got} of ${this.expected} final images`,
+				'truncated',
+				this.itemIndex,
+			);
+		}
+		const partials = [...this.partials].sort(
+			(a, b) =>
+				Number(a.meta[IMAGE_STREAM_PARTIAL_INDEX_MEMBER] ?? 0) -
+				Number(b.meta[IMAGE_STREAM_PARTIAL_INDEX_MEMBER] ?? 0),
+		);
+		return { finals: this.finals, partials };
+	}
+}
+
+/** The JSON of a streamed result, shaped like a non-streamed one (`created`, `data`, ...). */
+export function streamedResultJson(result: StreamedImageResult): IDataObject {
+	const json: IDataObject = {};
+	const last = result.finals[result.finals.length - 1].meta;
+	for (const [key, value] of Object.entries(last)) {
+		if (key === 'type') continue;
+		json[key === IMAGE_STREAM_CREATED_MEMBER ? 'created' : key] = value;
+	}
+	json.data = result.finals.map((_image, index) => ({ index }) as IDataObject);
+	return json;
+}

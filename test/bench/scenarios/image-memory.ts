@@ -1,0 +1,168 @@
+/**
+ * P4: peak memory for one 20 MB image returned as Base64 (about 27 MB of
+ * JSON). Target: at most 3x the image size above the baseline; a naive
+ * decode (JSON.parse of the whole answer, then Buffer.from) costs about 5x.
+ *
+ * The measured workflow runs in a child process (this file, started with
+ * --expose-gc) so that the simulator, which builds the 27 MB answer, does not
+ * count. Peak resident memory is the kernel's own high-water mark (VmHWM in
+ * /proc/self/status, reset through /proc/self/clear_refs before the run); the
+ * JS heap + buffers peak is sampled every 2 ms as a second figure. The same
+ * child then measures the naive decode of the same answer for comparison.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+
+import { disposeHarness, readBinary, runWorkflow } from '../../harness';
+import { imageState } from '../../simulator/routes/image';
+import { startSimulator } from '../../simulator/server';
+import { IMAGE_NODE, imageWorkflow, model } from '../../workflow/image-workflow';
+
+export const title = 'peak memory for one 20 MB image returned as Base64';
+
+/** 3840x1824 random RGB pixels stored uncompressed: a 21.0 MB PNG (20.0 MiB). */
+const SIZE = '3840x1824';
+const MB = 1024 * 1024;
+
+const status = (field: string) =>
+	Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+
+interface Measure {
+	peakRss: number;
+	peakHeap: number;
+}
+
+/**
+ * Runs `work` and returns the peaks above the baseline measured just before
+ * it. With `live`, every sample first forces a full collection, so the peak is
+ * what the code really holds (copies kept), not garbage V8 has not collected
+ * yet: V8 collects lazily, e.g. the 64 KB network chunks (external memory)
+ * only once about 64 MB of them have piled up.
+ */
+async function measure(work: () => Promise<void>, live = false): Promise<Measure> {
+	const gc = (globalThis as { gc?: () => void }).gc!;
+	gc();
+	gc();
+	const used = () => {
+		const m = process.memoryUsage();
+		return m.heapUsed + m.external;
+	};
+	const baseRss = status('VmRSS');
+	const baseHeap = used();
+	writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
+	let peakHeap = baseHeap;
+	const sampler = setInterval(() => {
+		if (live) gc();
+		peakHeap = Math.max(peakHeap, used());
+	}, 2);
+	try {
+		await work();
+	} finally {
+		clearInterval(sampler);
+	}
+	peakHeap = Math.max(peakHeap, used());
+	return { peakRss: status('VmHWM') - baseRss, peakHeap: peakHeap - baseHeap };
+}
+
+function fetchText(url: string, token: string, body: object): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const req = request(
+			url,
+			{ method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (c: Buffer) => chunks.push(c));
+				res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+			},
+		);
+		req.on('error', reject);
+		req.end(JSON.stringify(body));
+	});
+}
+
+/** The child: the node's run, then the naive decode, both against the parent's simulator. */
+async function child(url: string, token: string): Promise<void> {
+	const credentials = { generationGatewayBearerApi: { baseUrl: url, token } };
+	const workflow = (size: string) => imageWorkflow({ model: model('imagegen-2'), prompt: 'noise', size });
+	await runWorkflow(workflow('256x256'), { credentials }); // warm-up: engine, node, HTTP agent
+	let imageBytes = 0;
+	let binary: Parameters<typeof readBinary>[0] | undefined;
+	const node = await measure(async () => {
+		const result = await runWorkflow(workflow(SIZE), { credentials });
+		if (result.status !== 'success') throw new Error(`run failed: ${result.error?.message}`);
+		binary = result.output(IMAGE_NODE)[0].binary!.data;
+	});
+	const nodeLive = await measure(async () => {
+		const result = await runWorkflow(workflow(SIZE), { credentials });
+		if (result.status !== 'success') throw new Error(`run failed: ${result.error?.message}`);
+	}, true);
+	const naive = await measure(async () => {
+		const text = await fetchText(`${url}/v1/images/generations`, token, {
+			model: 'imagegen-2',
+			prompt: 'noise',
+			size: SIZE,
+		});
+		const json = JSON.parse(text) as { data: Array<{ b64_json: string }> };
+		const bytes = Buffer.from(json.data[0].b64_json, 'base64');
+		if (bytes.length < MB) throw new Error('naive decode: no image');
+	});
+	const naiveLive = await measure(async () => {
+		const text = await fetchText(`${url}/v1/images/generations`, token, {
+			model: 'imagegen-2',
+			prompt: 'noise',
+			size: SIZE,
+		});
+		Buffer.from((JSON.parse(text) as { data: Array<{ b64_json: string }> }).data[0].b64_json, 'base64');
+	}, true);
+	// Read last: reading the file back makes a 20 MB buffer that would skew the baselines above.
+	imageBytes = (await readBinary(binary!)).length;
+	process.stdout.write(`RESULT ${JSON.stringify({ imageBytes, node, naive, nodeLive, naiveLive })}\n`);
+	disposeHarness();
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+	const sim = await startSimulator();
+	imageState(sim).noise = true;
+	try {
+		const root = join(__dirname, '..', '..', '..');
+		const proc = spawn(
+			process.execPath,
+			['--expose-gc', '-r', 'ts-node/register/transpile-only', __filename, sim.url, sim.keys.bearer],
+			{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+		);
+		let output = '';
+		for await (const chunk of proc.stdout) output += String(chunk);
+		const line = /RESULT (.*)/.exec(output);
+		if (!line) throw new Error(`child failed: ${output.slice(-500)}`);
+		const { imageBytes, node, naive, nodeLive, naiveLive } = JSON.parse(line[1]) as Record<
+			'node' | 'naive' | 'nodeLive' | 'naiveLive',
+			Measure
+		> & { imageBytes: number };
+		const ratio = (bytes: number) => `${(bytes / imageBytes).toFixed(2)}x`;
+		return {
+			'image size (MB)': (imageBytes / MB).toFixed(1),
+			'node: peak RSS above baseline (MB)': (node.peakRss / MB).toFixed(1),
+			'node: peak RSS / image size': ratio(node.peakRss),
+			'node: peak JS heap + buffers / image size (sampled)': ratio(node.peakHeap),
+			'node: peak live memory (collected before each sample) / image size': ratio(nodeLive.peakHeap),
+			'naive JSON.parse + Buffer.from: peak RSS / image size': ratio(naive.peakRss),
+			'naive: peak JS heap + buffers / image size (sampled)': ratio(naive.peakHeap),
+			'naive: peak live memory / image size': ratio(naiveLive.peakHeap),
+			target: '<= 3x',
+			'within target (peak RSS)': node.peakRss <= 3 * imageBytes ? 'yes' : 'no',
+			'within target (live memory)': nodeLive.peakHeap <= 3 * imageBytes ? 'yes' : 'no',
+		};
+	} finally {
+		await sim.stop();
+	}
+}
+
+if (require.main === module) {
+	const [url, token] = process.argv.slice(2);
+	child(url, token).catch((error: Error) => {
+		process.stdout.write(`ERROR ${error.stack}\n`);
+		process.exitCode = 1;
+	});
+}

@@ -1,0 +1,99 @@
+import type { INode } from 'n8n-workflow';
+
+import { ImageStreamCollector, streamedResultJson } from '../../../nodes/shared/imageStream';
+
+/** Folding the (assumed, OpenAI-style) image stream events into a result. */
+
+const node = { name: 'Generation Gateway' } as INode;
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+const partial = (index: number) => ({
+	type: 'image_generation.partial_image',
+	b64_json: b64(`partial ${index}`),
+	partial_image_index: index,
+	created_at: 1700000000,
+	output_format: 'png',
+});
+const completed = (text = 'final') => ({
+	type: 'image_generation.completed',
+	b64_json: b64(text),
+	created_at: 1700000001,
+	size: '1024x1024',
+	quality: 'medium',
+	background: 'opaque',
+	output_format: 'png',
+	usage: { total_tokens: 10 },
+});
+
+describe('ImageStreamCollector', () => {
+	it('keeps the final image and, on request, the partial ones in index order', () => {
+		const collector = new ImageStreamCollector(node, 1, true, 0);
+		collector.accept('image_generation.partial_image', partial(1));
+		collector.accept('image_generation.partial_image', partial(0));
+		collector.accept('image_generation.completed', completed());
+		const result = collector.finish();
+		expect(result.finals.map((f) => f.bytes.toString())).toEqual(['final']);
+		expect(result.partials.map((p) => p.bytes.toString())).toEqual(['partial 0', 'partial 1']);
+		expect(result.partials[0].meta).not.toHaveProperty('b64_json');
+		const json = streamedResultJson(result);
+		expect(json).toEqual({
+			created: 1700000001,
+			size: '1024x1024',
+			quality: 'medium',
+			background: 'opaque',
+			output_format: 'png',
+			usage: { total_tokens: 10 },
+			data: [{ index: 0 }],
+		});
+	});
+
+	it('reads the type from the event line when the data has none', () => {
+		const collector = new ImageStreamCollector(node, 1, false);
+		const { type: _type, ...data } = completed();
+		collector.accept('image_generation.completed', data);
+		expect(collector.finish().finals).toHaveLength(1);
+	});
+
+	it('drops partial images unless asked to keep them', () => {
+		const collector = new ImageStreamCollector(node, 1, false);
+		collector.accept('', partial(0));
+		collector.accept('', completed());
+		expect(collector.finish().partials).toEqual([]);
+	});
+
+	it('refuses a stream without its completed event', () => {
+		const collector = new ImageStreamCollector(node, 1, true);
+		collector.accept('', partial(0));
+		expect(() => collector.finish()).toThrow(/ended without its final image/);
+		try {
+			collector.finish();
+		} catch (error) {
+			expect((error as { context: { sseFailure: string } }).context.sseFailure).toBe('truncated');
+		}
+	});
+
+	it('refuses a stream with fewer final images than asked for', () => {
+		const collector = new ImageStreamCollector(node, 2, false);
+		collector.accept('', completed('one'));
+		expect(() => collector.finish()).toThrow(/after 1 of 2 final images/);
+	});
+
+	it('surfaces an error event', () => {
+		const collector = new ImageStreamCollector(node, 1, false);
+		expect(() =>
+			collector.accept('error', { type: 'error', error: { message: 'upstream overloaded' } }),
+		).toThrow(/upstream overloaded/);
+	});
+
+	it('refuses a completed event without an image', () => {
+		const collector = new ImageStreamCollector(node, 1, false);
+		expect(() => collector.accept('', { type: 'image_generation.completed' })).toThrow(/without an image/);
+	});
+
+	it('ignores events it does not know', () => {
+		const collector = new ImageStreamCollector(node, 1, false);
+		collector.accept('ping', { type: 'keepalive' });
+		collector.accept('', completed());
+		expect(collector.finish().finals).toHaveLength(1);
+	});
+});

@@ -1,0 +1,106 @@
+/** The pure decisions of Create and Wait's callback mode (actions/video/callbackState.ts). */
+import type { CallbackState } from '../../../nodes/GenerationGateway/actions/video/callbackState';
+import {
+	decideWaitMode,
+	decodeState,
+	encodeState,
+	firstUnfinished,
+	judgeCallback,
+	slotsFit,
+	stateKeyPrefix,
+} from '../../../nodes/GenerationGateway/actions/video/callbackState';
+
+describe('decideWaitMode', () => {
+	it.each([
+		['auto', 'https://n8n.example.com/webhook-waiting/7?signature=abc', { mode: 'callback' }],
+		['callback', 'https://n8n.example.com/webhook-waiting/7', { mode: 'callback' }],
+		[undefined, 'https://n8n.example.com/webhook-waiting/7', { mode: 'callback' }],
+		['polling', 'https://n8n.example.com/webhook-waiting/7', { mode: 'polling' }],
+	])('%s with %s', (setting, url, expected) => {
+		expect(decideWaitMode(setting, url)).toEqual(expected);
+	});
+
+	it('falls back to polling for an http resume URL, naming it without its token', () => {
+		const decision = decideWaitMode('callback', 'http://localhost:5678/webhook-waiting/7?signature=secret');
+		expect(decision.mode).toBe('polling');
+		expect(decision.fallback).toContain('(http://localhost:5678/webhook-waiting/7)');
+		expect(decision.fallback).not.toContain('secret');
+	});
+});
+
+describe('task list in the execution custom data', () => {
+	const prefix = stateKeyPrefix('5d1f2c3a-0b1e-4a51-9c2d-7e8f9a0b1c2d');
+
+	it('uses a key n8n accepts (letters, digits, underscores; at most 50 with the chunk number)', () => {
+		expect(prefix).toMatch(/^\w+$/);
+		expect(`${prefix}9`.length).toBeLessThanOrEqual(50);
+	});
+
+	it('round-trips ids and creation errors, split in chunks under 512 characters', () => {
+		const state: CallbackState = {
+			startedAt: 1_700_000_000_000,
+			download: true,
+			slots: [...Array.from({ length: 60 }, (_, i) => `video_${i}_abcdefgh`), { error: 'x'.repeat(400) }],
+		};
+		const entries = encodeState(prefix, state);
+		expect(Object.keys(entries).length).toBeGreaterThan(1);
+		for (const value of Object.values(entries)) expect(value.length).toBeLessThanOrEqual(512);
+		const back = decodeState(prefix, entries)!;
+		expect(back.slots.slice(0, 60)).toEqual(state.slots.slice(0, 60));
+		expect(back.slots[60]).toEqual({ error: 'x'.repeat(160) });
+		expect(back).toMatchObject({ startedAt: state.startedAt, download: true });
+	});
+
+	it('ignores leftovers of a longer earlier run and reports a missing chunk as no state', () => {
+		const long = encodeState(prefix, {
+			startedAt: 1,
+			download: false,
+			slots: Array(80).fill('video_long_id'),
+		});
+		const short = encodeState(prefix, { startedAt: 2, download: false, slots: ['video_a'] });
+		expect(decodeState(prefix, { ...long, ...short })?.slots).toEqual(['video_a']);
+		const { [`${prefix}1`]: _dropped, ...damaged } = long;
+		expect(decodeState(prefix, damaged)).toBeUndefined();
+		expect(decodeState(prefix, {})).toBeUndefined();
+	});
+
+	it("fits only within n8n's 10 custom data entries", () => {
+		const entries = encodeState(prefix, {
+			startedAt: 1,
+			download: false,
+			slots: Array(40).fill('video_0001_abcdef'),
+		});
+		const used = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`user_${i}`, 'v']));
+		const count = Object.keys(entries).length;
+		expect(slotsFit(entries, used(10 - count))).toBe(true);
+		expect(slotsFit(entries, used(11 - count))).toBe(false);
+		// Our own keys from an earlier run do not count twice.
+		expect(slotsFit(entries, { ...entries, ...used(10 - count) })).toBe(true);
+	});
+});
+
+describe('judgeCallback and firstUnfinished', () => {
+	const slots = ['video_a', { error: 'not created' }, 'video_b'];
+
+	it.each([
+		[
+			'video_x',
+			'completed',
+			{ action: 'ignore', reason: "task video_x is not one of this execution's tasks" },
+		],
+		['video_a', 'in_progress', { action: 'wait', reason: 'task video_a is in_progress' }],
+		['video_a', 'queue', { action: 'wait', reason: 'task video_a is queue' }],
+		['video_b', 'completed', { action: 'read' }],
+		['video_b', 'failed', { action: 'read' }],
+		['video_b', 'expired', { action: 'read' }],
+		['video_b', 'cancelled', { action: 'read' }],
+	])('%s %s', (id, status, verdict) => {
+		expect(judgeCallback(slots, id, status)).toEqual(verdict);
+	});
+
+	it('finds the first task not final', () => {
+		expect(firstUnfinished([{ status: 'completed' }, { status: 'failed' }])).toBe(-1);
+		expect(firstUnfinished([{ status: 'completed' }, { status: 'queue' }, { status: 'failed' }])).toBe(1);
+		expect(firstUnfinished([undefined])).toBe(0);
+	});
+});

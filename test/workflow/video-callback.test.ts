@@ -1,0 +1,247 @@
+/**
+ * Create and Wait, callback mode: the execution waits (no worker, no polls)
+ * and is resumed by the gateway's https callbacks through n8n's
+ * waiting-webhook path (test/harness/resume.ts), for every item.
+ */
+import type { WorkflowJson } from '../harness';
+import { runWorkflow } from '../harness';
+import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
+import type { Simulator } from '../simulator';
+import { startSimulator } from '../simulator';
+import { videoTasks } from '../simulator/video/tasks';
+
+const NODE = 'Video';
+
+function workflow(parameters: object = {}, settings: object = {}): WorkflowJson {
+	return {
+		name: 'video callback test',
+		nodes: [
+			{
+				id: 't',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: '5d1f2c3a-0b1e-4a51-9c2d-7e8f9a0b1c2d',
+				name: NODE,
+				type: 'n8n-nodes-generation-gateway.generationGateway',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {
+					resource: 'video',
+					operation: 'createAndWait',
+					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+					prompt: '={{ $json.prompt }}',
+					duration: 5,
+					requestOptions: { maxConcurrency: 3 },
+					...parameters,
+				},
+				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+				...settings,
+			},
+			{
+				id: 'n',
+				name: 'After',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: {},
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+			[NODE]: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
+		},
+	} as WorkflowJson;
+}
+
+const items = (prompts: string[]) => prompts.map((prompt, n) => ({ json: { prompt, n } }));
+const polls = (ids: string[]) =>
+	ids.reduce((sum, id) => sum + sim.requestsTo(`/v1/videos/${id}`, 'GET').length, 0);
+
+let sim: Simulator;
+let n8n: WaitingWebhookServer;
+beforeAll(async () => {
+	sim = await startSimulator();
+	n8n = await WaitingWebhookServer.start(sim.credentials());
+});
+afterAll(async () => {
+	await n8n.stop();
+	await sim.stop();
+});
+
+async function startWaiting(prompts: string[], parameters: object = {}, settings: object = {}) {
+	const result = await runWorkflow(workflow(parameters, settings), {
+		credentials: sim.credentials(),
+		input: items(prompts),
+		instanceBaseUrl: n8n.url,
+	});
+	n8n.track(result);
+	return result;
+}
+
+describe('Video → Create and Wait, callback mode (workflow)', () => {
+	it('waits without polling and resumes once all 3 tasks called back, order and pairing kept', async () => {
+		const waiting = await startWaiting(['slow [after:1200]', 'fast [after:500]', 'mid [after:800]']);
+		expect(waiting.status).toBe('waiting');
+		expect(waiting.waitTill!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+		const created = waiting.output(NODE);
+		const ids = created.map((item) => String(item.json.id));
+		expect(created.map((item) => item.json.waitInfo)).toEqual(
+			ids.map(() => expect.objectContaining({ mode: 'callback', state: 'waiting' })),
+		);
+		const posted = sim.requestsTo('/v1/videos', 'POST').slice(-3);
+		for (const request of posted) {
+			expect((request.body as { callback_url: string }).callback_url).toMatch(
+				new RegExp(`^${n8n.url}/webhook-waiting/${waiting.executionId}\\?signature=\\w+`),
+			);
+		}
+		expect(polls(ids)).toBe(0);
+
+		const done = await n8n.finished(waiting.executionId);
+		expect(done.status).toBe('success');
+		const out = done.output(NODE);
+		expect(out.map((item) => item.json.id)).toEqual(ids);
+		expect(out.map((item) => item.pairedItem)).toEqual([0, 1, 2].map((item) => ({ item })));
+		for (const item of out) {
+			expect(item.json).toMatchObject({ status: 'completed', waitInfo: { mode: 'callback', polls: 0 } });
+		}
+		expect(done.output('After').map((item) => item.json.id)).toEqual(ids);
+		// No poll while waiting: the gateway was read only after final callbacks, each
+		// read stopping at the first task still running (fast: 1, mid: 1, slow: all 3).
+		expect(polls(ids)).toBe(5);
+		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
+		expect(mine.filter((d) => d.resumed)).toHaveLength(1);
+		expect((mine.find((d) => d.resumed)!.request as { id: string }).id).toBe(ids[0]);
+		// Non-final callbacks (queue, in_progress) were answered 200 and kept it waiting.
+		expect(mine.filter((d) => !d.resumed && d.status === 200).length).toBeGreaterThanOrEqual(4);
+	});
+
+	it('an early (non-final) callback is answered 200 and the execution keeps waiting, without reads', async () => {
+		const waiting = await startWaiting(['long [after:600000]']);
+		const id = String(waiting.output(NODE)[0].json.id);
+		const query = { signature: waiting.runExecutionData.resumeToken! };
+		const answer = await deliverToWaiting(
+			waiting,
+			{ query, body: { id, status: 'in_progress' } },
+			{ credentials: sim.credentials(), instanceBaseUrl: n8n.url },
+		);
+		expect(answer).toMatchObject({
+			status: 200,
+			resumed: false,
+			body: { waiting: `task ${id} is in_progress` },
+		});
+		expect(answer.execution.status).toBe('waiting');
+		// A false "completed" claim is checked with the gateway: still running, so still waiting.
+		const claimed = await deliverToWaiting(
+			waiting,
+			{ query, body: { id, status: 'completed' } },
+			{ credentials: sim.credentials(), instanceBaseUrl: n8n.url },
+		);
+		expect(claimed).toMatchObject({ status: 200, resumed: false });
+		expect(String((claimed.body as { waiting: string }).waiting)).toMatch(
+			new RegExp(`^task ${id} is (pending|queue|in_progress)$`),
+		);
+		expect(polls([id])).toBe(1);
+	});
+
+	it('ignores a callback for a task of another execution, refuses a malformed body and a wrong signature', async () => {
+		const waiting = await startWaiting(['long [after:600000]']);
+		const options = { credentials: sim.credentials(), instanceBaseUrl: n8n.url };
+		const query = { signature: waiting.runExecutionData.resumeToken! };
+		const other = await deliverToWaiting(
+			waiting,
+			{ query, body: { id: 'video_someone_else', status: 'completed' } },
+			options,
+		);
+		expect(other).toMatchObject({
+			status: 200,
+			resumed: false,
+			body: { ignored: "task video_someone_else is not one of this execution's tasks" },
+		});
+		expect(sim.requestsTo('/v1/videos/video_someone_else', 'GET')).toHaveLength(0);
+		const malformed = await deliverToWaiting(waiting, { query, body: { hello: 1 } }, options);
+		expect(malformed.status).toBe(400);
+		const forged = await deliverToWaiting(
+			waiting,
+			{ query: { signature: 'nope' }, body: { id: 'x', status: 'completed' } },
+			options,
+		);
+		expect(forged.status).toBe(401);
+	});
+
+	it('a failed task becomes its error item; the other items complete', async () => {
+		const waiting = await startWaiting(
+			['ok [after:400]', 'bad [fail] [after:600]'],
+			{},
+			{ onError: 'continueRegularOutput' },
+		);
+		const done = await n8n.finished(waiting.executionId);
+		expect(done.status).toBe('success');
+		const [ok, bad] = done.output(NODE);
+		expect(ok.json).toMatchObject({ status: 'completed', waitInfo: { mode: 'callback' } });
+		expect(String(bad.json.error)).toMatch(/^Video task video_\S+ ended with status "failed"$/);
+		expect(bad.pairedItem).toEqual({ item: 1 });
+	});
+
+	it('downloads the videos on resume when asked', async () => {
+		const waiting = await startWaiting(['clip [after:400]'], { waitOptions: { download: true } });
+		const done = await n8n.finished(waiting.executionId);
+		expect(done.output(NODE)[0].binary?.data.mimeType).toBe('video/mp4');
+	});
+
+	it('falls back to polling when the resume URL is not https, and says so', async () => {
+		const result = await runWorkflow(workflow({ waitOptions: { mode: 'callback' } }), {
+			credentials: sim.credentials(),
+			input: items(['plain [after:200]']),
+		});
+		expect(result.status).toBe('success');
+		const [item] = result.output(NODE);
+		expect(item.json.waitInfo).toMatchObject({ mode: 'polling', polls: 1 });
+		expect(String((item.json.waitInfo as { fallback: string }).fallback)).toMatch(
+			/^n8n's resume URL is not https \(http:\/\/localhost:5678\/webhook-waiting\/harness-\d+\)/,
+		);
+		expect(sim.requestsTo('/v1/videos', 'POST').at(-1)!.body as object).not.toHaveProperty('callback_url');
+	});
+
+	it('polling mode stays polling even with an https resume URL', async () => {
+		const result = await runWorkflow(workflow({ waitOptions: { mode: 'polling' } }), {
+			credentials: sim.credentials(),
+			input: items(['plain [after:200]']),
+			instanceBaseUrl: n8n.url,
+		});
+		expect(result.status).toBe('success');
+		expect(result.output(NODE)[0].json.waitInfo).toEqual({
+			mode: 'polling',
+			polls: 1,
+			waitedSeconds: expect.any(Number),
+		});
+	});
+
+	it('deadline: the wait ends at the chosen timeout and n8n passes the input through (documented limit)', async () => {
+		const waiting = await startWaiting(['long [after:600000]'], { waitOptions: { timeoutMinutes: 1 } });
+		const created = waiting.runExecutionData.waitTill!.getTime() - 60_000;
+		expect(Math.abs(created - Date.now())).toBeLessThan(5_000);
+		// What n8n's WaitTracker does at waitTill: run the saved execution again.
+		const { WorkflowExecute } = await import('n8n-core');
+		const { buildAdditionalData, toWorkflowBase } = await import('../harness/additional-data');
+		const { HarnessCredentialsHelper, HarnessNodeTypes } = await import('../harness');
+		const data = structuredClone(waiting.runExecutionData);
+		const additionalData = buildAdditionalData({
+			executionId: waiting.executionId,
+			mode: 'manual',
+			workflow: toWorkflowBase(workflow()),
+			credentialsHelper: new HarnessCredentialsHelper(await HarnessNodeTypes.load(), sim.credentials()),
+			instanceBaseUrl: n8n.url,
+		});
+		const run = await new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(
+			waiting.workflow,
+		);
+		const output = run.data.resultData.runData[NODE].at(-1)!.data!.main[0]!;
+		expect(output.map((item) => item.json)).toEqual([{ prompt: 'long [after:600000]', n: 0 }]);
+		expect(output[0].json).not.toHaveProperty('waitInfo');
+	});
+});
