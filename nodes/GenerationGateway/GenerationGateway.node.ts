@@ -11,9 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { credentialDescriptions, nodeProperties } from './actions/resources';
 import { router } from './actions/router';
 import { handleVideoCallback, videoCallbackWebhooks } from './actions/video/callbackWait';
-import { imageListSearch } from './methods/image';
-import { speechListSearch } from './methods/speech';
-import { videoListSearch } from './methods/video';
+import { listSearch } from './methods/listSearch';
 
 export class GenerationGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,7 +35,7 @@ export class GenerationGateway implements INodeType {
 	};
 
 	methods = {
-		listSearch: { ...imageListSearch, ...speechListSearch, ...videoListSearch },
+		listSearch,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import type { GatewayResource } from '../../shared/credentials';
+import { refusal } from '../../shared/validation';
+import { readJsonParameter } from './jsonParameter';
 
 /** displayOptions that scope a field to one resource and operation. */
 export function showFor(resource: GatewayResource, operation: string | string[]) {
@@ -36,15 +37,20 @@ export const additionalBodyField: INodeProperties = {
 
 /** Reads "Additional Body Fields (JSON)" as an object, with an error that names the field. */
 export function readAdditionalBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const raw = ctx.getNodeParameter('additionalBodyFields', itemIndex, '{}') as unknown;
-	if (raw === undefined || raw === null || raw === '') return {};
-	const value =
-		typeof raw === 'string' ? jsonParse<unknown>(raw.trim() || '{}', { fallbackValue: undefined }) : raw;
-	if (!value || typeof value !== 'object' || Array.isArray(value)) {
-		throw new NodeOperationError(
+	const value = readJsonParameter(
+		ctx,
+		'additionalBodyFields',
+		'Additional Body Fields (JSON)',
+		itemIndex,
+		'{}',
+	);
+	if (value === undefined || value === null) return {};
+	if (typeof value !== 'object' || Array.isArray(value)) {
+		throw refusal(
 			ctx.getNode(),
-			'Additional Body Fields (JSON): must be a JSON object, e.g. {"user": "abc"}',
-			{ itemIndex },
+			'Additional Body Fields (JSON)',
+			'must be a JSON object, e.g. {"user": "abc"}',
+			itemIndex,
 		);
 	}
 	return value as IDataObject;

@@ -1,4 +1,4 @@
-import type { DisplayCondition, INodePropertyOptions } from 'n8n-workflow';
+import type { DisplayCondition, INodeListSearchItems, INodePropertyOptions } from 'n8n-workflow';
 
 /**
  * The model catalog: one table per resource (image.ts, video.ts, ...) that
@@ -32,6 +32,8 @@ export interface Catalog<M extends CatalogModel> {
 	resolve(modelId: string): M | undefined;
 	/** Options for the form's model list. */
 	options(): INodePropertyOptions[];
+	/** The model list of a resourceLocator's "From List" mode, filtered by what the user typed. */
+	search(filter?: string): INodeListSearchItems[];
 	/**
 	 * A displayOptions condition matching every ID (with snapshots and aliases)
 	 * of the models selected by `predicate`; works on typed IDs too.
@@ -62,6 +64,18 @@ export function defineCatalog<M extends CatalogModel>(models: readonly M[]): Cat
 				value: model.id,
 				description: model.description,
 			}));
+		},
+		search(filter) {
+			const needle = (filter ?? '').trim().toLowerCase();
+			return models
+				.filter(
+					(model) =>
+						!needle ||
+						[model.id, model.name, ...(model.aliases ?? [])].some((text) =>
+							text.toLowerCase().includes(needle),
+						),
+				)
+				.map((model) => ({ name: model.name, value: model.id, description: model.description }));
 		},
 		showFor(predicate) {
 			const ids = models.filter(predicate).flatMap((model) => [model.id, ...(model.aliases ?? [])]);

@@ -43,7 +43,21 @@ describe('catalog', () => {
 		expect(regex.test('imgE-3.0-pro')).toBe(false);
 	});
 
+	it.each([
+		['', ['imagegen-2', 'legacyimg-3', 'vendor/imgE-3.0-pro']],
+		['IMG', ['legacyimg-3', 'vendor/imgE-3.0-pro']],
+		['legacy', ['legacyimg-3']],
+		['3.0 pro', ['vendor/imgE-3.0-pro']],
+		['nothing-like-it', []],
+	])('search(%p) lists the models whose ID, name or alias contains it', (filter, ids) => {
+		expect(catalog.search(filter).map((item) => item.value)).toEqual(ids);
+	});
+
 	it('options list every catalogued model once', () => {
-		expect(catalog.options().map((o) => o.value)).toEqual(['imagegen-2', 'legacyimg-3', 'vendor/imgE-3.0-pro']);
+		expect(catalog.options().map((o) => o.value)).toEqual([
+			'imagegen-2',
+			'legacyimg-3',
+			'vendor/imgE-3.0-pro',
+		]);
 	});
 });

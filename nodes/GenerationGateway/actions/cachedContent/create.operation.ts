@@ -18,7 +18,7 @@ import {
 	scoped,
 	withAdditionalBody,
 } from '../descriptions';
-import { readJsonParameter, splitList } from '../message/jsonParameter';
+import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [

@@ -21,7 +21,7 @@ import {
 } from '../descriptions';
 import type { OperationModule } from '../types';
 import { messageOptions } from './options';
-import { readJsonParameter, splitList } from './jsonParameter';
+import { readJsonParameter, splitList } from '../jsonParameter';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import { refusal } from '../../../shared/validation';
+import { refusal } from '../../shared/validation';
 
 /**
- * Reads a form field of type `json` (also used by Response and Cached
- * Content). n8n hands it over as text or, from an expression, as a value;
+ * Reads a form field of type `json` (Additional Body Fields, Message,
+ * Response, Cached Content). n8n hands it over as text or, from an expression, as a value;
  * empty text means "not set". Text that is not JSON is refused naming the field.
  */
 export function readJsonParameter(
