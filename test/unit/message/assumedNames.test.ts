@@ -7,10 +7,8 @@ import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE } from '../../../nodes/shared/assume
 
 /** The README lists every assumed name of the three text endpoints (the module and the manual agree). */
 const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-const assumed = readme.slice(
-	readme.indexOf('<!-- section: assumed -->'),
-	readme.indexOf('<!-- /section: assumed -->'),
-);
+const assumedStart = readme.indexOf('## Assumed field names');
+const assumed = readme.slice(assumedStart, readme.indexOf('\n## ', assumedStart + 1));
 const subsection = (title: string) => {
 	const start = assumed.indexOf(`### ${title}\n`);
 	const next = assumed.indexOf('\n### ', start + 1);
