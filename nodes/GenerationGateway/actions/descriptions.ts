@@ -104,3 +104,59 @@ export function readRequestSettings(ctx: IExecuteFunctions, itemIndex = 0): Requ
 		timeoutMs: (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 300) * 1000,
 	};
 }
+
+/**
+ * A conversation typed in the form: a sortable list of turns, each a role and
+ * a text (plus `extraValues`, e.g. attached binaries). Message, Response and
+ * Cached Content each name their roles and their list.
+ */
+export function conversationField(options: {
+	displayName: string;
+	name: string;
+	/** The name of one entry, e.g. `turn` (the collection's key in the saved parameters). */
+	entry: string;
+	entryDisplayName: string;
+	roles: Array<{ name: string; value: string }>;
+	show: Record<string, string[]>;
+	textRows: number;
+	description?: string;
+	extraValues?: INodeProperties[];
+}): INodeProperties {
+	const firstRole = options.roles[0].value;
+	const extraDefaults = Object.fromEntries(
+		(options.extraValues ?? []).map((value) => [value.name, value.default]),
+	);
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: `Add ${options.entryDisplayName}`,
+		default: { [options.entry]: [{ role: firstRole, text: '', ...extraDefaults }] },
+		displayOptions: { show: options.show },
+		description: options.description,
+		options: [
+			{
+				name: options.entry,
+				displayName: options.entryDisplayName,
+				values: [
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: options.roles,
+						default: firstRole,
+					},
+					{
+						displayName: 'Text',
+						name: 'text',
+						type: 'string',
+						typeOptions: { rows: options.textRows },
+						default: '',
+					},
+					...(options.extraValues ?? []),
+				],
+			},
+		],
+	};
+}

@@ -13,6 +13,7 @@ import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import {
 	additionalBodyField,
+	conversationField,
 	readAdditionalBody,
 	readRequestSettings,
 	scoped,
@@ -47,35 +48,19 @@ const properties: INodeProperties[] = [
 		],
 		default: 'form',
 	},
-	{
+	conversationField({
 		displayName: 'Turns',
 		name: 'turns',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Turn',
-		default: { turn: [{ role: 'user', text: '' }] },
-		displayOptions: { show: { contentsMode: ['form'] } },
-		description: 'The content to cache, in conversation order (at least one turn)',
-		options: [
-			{
-				name: 'turn',
-				displayName: 'Turn',
-				values: [
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{ name: 'User', value: 'user' },
-							{ name: 'Model', value: 'model' },
-						],
-						default: 'user',
-					},
-					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 6 }, default: '' },
-				],
-			},
+		entry: 'turn',
+		entryDisplayName: 'Turn',
+		roles: [
+			{ name: 'User', value: 'user' },
+			{ name: 'Model', value: 'model' },
 		],
-	},
+		show: { contentsMode: ['form'] },
+		textRows: 6,
+		description: 'The content to cache, in conversation order (at least one turn)',
+	}),
 	{
 		displayName: 'Contents (JSON)',
 		name: 'contentsJson',

@@ -14,6 +14,7 @@ import { gatewayRequest } from '../../../shared/transport';
 import { assertValid } from '../../../shared/validation';
 import {
 	additionalBodyField,
+	conversationField,
 	readAdditionalBody,
 	readRequestSettings,
 	scoped,
@@ -57,35 +58,19 @@ const properties: INodeProperties[] = [
 		],
 		default: 'form',
 	},
-	{
+	conversationField({
 		displayName: 'Turns',
 		name: 'turns',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Turn',
-		default: { turn: [{ role: 'user', text: '' }] },
-		displayOptions: { show: { conversationMode: ['form'] } },
-		description: 'The conversation so far, oldest first. Consecutive turns of the same role are merged.',
-		options: [
-			{
-				name: 'turn',
-				displayName: 'Turn',
-				values: [
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{ name: 'User', value: 'user' },
-							{ name: 'Assistant', value: 'assistant' },
-						],
-						default: 'user',
-					},
-					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 4 }, default: '' },
-				],
-			},
+		entry: 'turn',
+		entryDisplayName: 'Turn',
+		roles: [
+			{ name: 'User', value: 'user' },
+			{ name: 'Assistant', value: 'assistant' },
 		],
-	},
+		show: { conversationMode: ['form'] },
+		textRows: 4,
+		description: 'The conversation so far, oldest first. Consecutive turns of the same role are merged.',
+	}),
 	{
 		displayName: 'Messages (JSON)',
 		name: 'messagesJson',

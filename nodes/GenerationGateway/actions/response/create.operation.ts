@@ -16,6 +16,7 @@ import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import {
 	additionalBodyField,
+	conversationField,
 	readAdditionalBody,
 	readRequestSettings,
 	scoped,
@@ -59,45 +60,31 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { inputMode: ['text'] } },
 	},
-	{
+	conversationField({
 		displayName: 'Messages',
 		name: 'inputMessages',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Message',
-		default: { message: [{ role: 'user', text: '', binaryProperties: '' }] },
-		displayOptions: { show: { inputMode: ['messages'] } },
-		options: [
+		entry: 'message',
+		entryDisplayName: 'Message',
+		roles: [
+			{ name: 'User', value: 'user' },
+			{ name: 'Assistant', value: 'assistant' },
+			{ name: 'Developer', value: 'developer' },
+			{ name: 'System', value: 'system' },
+		],
+		show: { inputMode: ['messages'] },
+		textRows: 3,
+		extraValues: [
 			{
-				name: 'message',
-				displayName: 'Message',
-				values: [
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{ name: 'User', value: 'user' },
-							{ name: 'Assistant', value: 'assistant' },
-							{ name: 'Developer', value: 'developer' },
-							{ name: 'System', value: 'system' },
-						],
-						default: 'user',
-					},
-					{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '' },
-					{
-						displayName: 'Binary Properties',
-						name: 'binaryProperties',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. data, data_1',
-						description:
-							'Binary properties of the input item to attach (comma-separated): images are sent as images, audio as audio, anything else as a file',
-					},
-				],
+				displayName: 'Binary Properties',
+				name: 'binaryProperties',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. data, data_1',
+				description:
+					'Binary properties of the input item to attach (comma-separated): images are sent as images, audio as audio, anything else as a file',
 			},
 		],
-	},
+	}),
 	{
 		displayName: 'Input (JSON)',
 		name: 'inputJson',
