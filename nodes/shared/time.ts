@@ -6,10 +6,15 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest single timer a cancellable sleep leaves behind when it is cancelled. */
+const SLICE_MS = 1000;
+
 /**
  * Sleeps for `ms`, or less if `signal` aborts first (then it resolves early;
  * the caller checks `signal.aborted`). Uses n8n-workflow's sleep because
- * community nodes may not use timers directly.
+ * community nodes may not use timers directly; that sleep cannot be cancelled,
+ * so long waits are taken in slices of at most a second and a cancelled wait
+ * leaves at most one short timer behind.
  */
 export async function cancellableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (ms <= 0 || signal?.aborted) return;
@@ -20,7 +25,10 @@ export async function cancellableSleep(ms: number, signal?: AbortSignal): Promis
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
-		await Promise.race([sleep(ms), aborted]);
+		const until = Date.now() + ms;
+		for (let left = ms; left > 0 && !signal.aborted; left = until - Date.now()) {
+			await Promise.race([sleep(Math.min(left, SLICE_MS)), aborted]);
+		}
 	} finally {
 		if (onAbort) signal.removeEventListener('abort', onAbort);
 	}
