@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { cancellableSleep } from './time';
+
 /**
  * Server-sent events, decoded in three small layers that survive any chunk
  * boundary: bytes -> text (a streaming UTF-8 decoder, so a character split
@@ -137,9 +139,8 @@ export function sseError(
 	return error;
 }
 
-/** A readable body that can tell us when its socket goes quiet (Node's IncomingMessage can). */
-interface IdleAware {
-	setTimeout?: (ms: number, callback: () => void) => unknown;
+/** A body that can be closed from outside (Node's streams can), so an idle stream stops being read. */
+interface Destroyable {
 	destroy?: (error?: Error) => unknown;
 }
 
@@ -155,7 +156,9 @@ export interface SseReadOptions {
 
 /**
  * Reads events from a response body. A body that stays silent for `idleMs`
- * fails with an 'idle' error instead of holding the execution.
+ * is closed and fails with an 'idle' error instead of holding the execution:
+ * a watchdog wakes when the silence would reach `idleMs` (n8n's sleep, in
+ * slices of a second, so it stops promptly when the stream ends).
  */
 export async function* readSseEvents(
 	body: AsyncIterable<Uint8Array | string>,
@@ -164,21 +167,30 @@ export async function* readSseEvents(
 	const idleMs = options.idleMs ?? DEFAULT_SSE_IDLE_MS;
 	const idleMessage = `The stream sent nothing for ${idleMs / 1000} s and was closed`;
 	const decoder = new SseDecoder();
+	const finished = new AbortController();
+	let lastChunkAt = Date.now();
 	let idle = false;
-	const idleAware = body as unknown as IdleAware;
-	if (typeof idleAware.setTimeout === 'function') {
-		idleAware.setTimeout(idleMs, () => {
-			idle = true;
-			idleAware.destroy?.();
-		});
-	}
+	const watchdog = (async () => {
+		while (!finished.signal.aborted) {
+			await cancellableSleep(lastChunkAt + idleMs - Date.now(), finished.signal);
+			if (!finished.signal.aborted && Date.now() - lastChunkAt >= idleMs) {
+				idle = true;
+				(body as Destroyable).destroy?.();
+				return;
+			}
+		}
+	})();
 	try {
 		for await (const chunk of body) {
+			lastChunkAt = Date.now();
 			for (const event of decoder.push(chunk)) yield event;
 		}
 	} catch (error) {
 		if (idle) throw sseError(options.node, idleMessage, 'idle', options.itemIndex);
 		throw new NodeOperationError(options.node, error as Error, { itemIndex: options.itemIndex });
+	} finally {
+		finished.abort();
+		await watchdog;
 	}
 	if (idle) throw sseError(options.node, idleMessage, 'idle', options.itemIndex);
 	for (const event of decoder.end()) yield event;

@@ -51,11 +51,18 @@ describe('SseDecoder (PERFORMANCE.md R7)', () => {
 	});
 
 	it('gives identical events when fed one byte at a time', () => {
-		expect(decodeInChunks(STREAM, Array.from({ length: STREAM.length - 1 }, (_, i) => i + 1))).toEqual(EXPECTED);
+		expect(
+			decodeInChunks(
+				STREAM,
+				Array.from({ length: STREAM.length - 1 }, (_, i) => i + 1),
+			),
+		).toEqual(EXPECTED);
 	});
 
 	it('gives identical events for every pair of splits around the CRLF and multi-byte characters', () => {
-		const interesting = [...STREAM.keys()].filter((i) => STREAM[i] === 13 || STREAM[i] === 10 || STREAM[i] > 127);
+		const interesting = [...STREAM.keys()].filter(
+			(i) => STREAM[i] === 13 || STREAM[i] === 10 || STREAM[i] > 127,
+		);
 		for (const a of interesting) {
 			for (const b of [a + 1, a + 2]) {
 				if (b < STREAM.length) expect(decodeInChunks(STREAM, [a, b])).toEqual(EXPECTED);
@@ -95,5 +102,39 @@ describe('parseEventJson', () => {
 		expect(() => parseEventJson(node, { event: 'speech.audio.delta', data })).toThrow(
 			/malformed "speech.audio.delta" event/,
 		);
+	});
+});
+
+describe('readSseEvents idle detection (R7)', () => {
+	it('closes a stream that goes silent and fails with a clear message', async () => {
+		const body = new Readable({ read() {} });
+		body.push(Buffer.from('data: {"a":1}\n\n'));
+		const events: SseEvent[] = [];
+		const started = Date.now();
+		const read = async () => {
+			for await (const event of readSseEvents(body, { node, idleMs: 300 })) events.push(event);
+		};
+		await expect(read()).rejects.toMatchObject({
+			message: 'The stream sent nothing for 0.3 s and was closed',
+			context: { sseFailure: 'idle' },
+		});
+		expect(events).toHaveLength(1);
+		expect(body.destroyed).toBe(true);
+		expect(Date.now() - started).toBeLessThan(1500);
+	});
+
+	it('does not fire while data keeps arriving, even when the whole stream outlasts the idle time', async () => {
+		const body = new Readable({ read() {} });
+		const events: SseEvent[] = [];
+		const read = (async () => {
+			for await (const event of readSseEvents(body, { node, idleMs: 400 })) events.push(event);
+		})();
+		for (let i = 0; i < 8; i++) {
+			body.push(Buffer.from(`data: {"i":${i}}\n\n`));
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		body.push(null);
+		await read;
+		expect(events).toHaveLength(8);
 	});
 });
