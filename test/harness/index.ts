@@ -2,3 +2,4 @@
 export * from './engine';
 export { HarnessCredentialsHelper } from './credentials-helper';
 export { HarnessNodeTypes, PACKAGE_ROOT } from './node-types';
+export { gatewayWorkflow } from './gateway-workflow';

@@ -6,43 +6,19 @@
 import { join } from 'node:path';
 
 import type { WorkflowJson } from '../harness';
-import { loadWorkflowFile, runWorkflow } from '../harness';
+import { gatewayWorkflow, loadWorkflowFile, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 const NODE = 'Create Cache';
 
 function workflow(parameters: Record<string, unknown>, settings: Record<string, unknown> = {}): WorkflowJson {
-	return {
-		name: 'cache test',
-		nodes: [
-			{
-				parameters: {},
-				id: 't',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: {
-					resource: 'cachedContent',
-					operation: 'create',
-					model: 'native-model-1',
-					...parameters,
-				},
-				id: 'c',
-				name: NODE,
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: { generationGatewayNativeKeyApi: { id: '1', name: 'Native' } },
-				...settings,
-			},
-		],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
+	return gatewayWorkflow({
+		nodeName: NODE,
+		parameters: { resource: 'cachedContent', operation: 'create', model: 'native-model-1', ...parameters },
+		credentials: { generationGatewayNativeKeyApi: { id: '1', name: 'Native' } },
+		settings,
+	});
 }
 
 let sim: Simulator;

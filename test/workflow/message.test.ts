@@ -7,38 +7,19 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness';
-import { runWorkflow } from '../harness';
+import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 const NODE = 'Create Message';
 
 function workflow(parameters: Record<string, unknown>, settings: Record<string, unknown> = {}): WorkflowJson {
-	return {
-		name: 'message test',
-		nodes: [
-			{
-				parameters: {},
-				id: 't',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: { resource: 'message', operation: 'create', model: 'chat-model-1', ...parameters },
-				id: 'm',
-				name: NODE,
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: { generationGatewayApiKeyApi: { id: '1', name: 'API key' } },
-				...settings,
-			},
-		],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
+	return gatewayWorkflow({
+		nodeName: NODE,
+		parameters: { resource: 'message', operation: 'create', model: 'chat-model-1', ...parameters },
+		credentials: { generationGatewayApiKeyApi: { id: '1', name: 'API key' } },
+		settings,
+	});
 }
 
 let sim: Simulator;

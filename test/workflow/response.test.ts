@@ -6,7 +6,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness';
-import { runWorkflow } from '../harness';
+import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
@@ -17,31 +17,12 @@ const PNG = Buffer.from(
 );
 
 function workflow(parameters: Record<string, unknown>, settings: Record<string, unknown> = {}): WorkflowJson {
-	return {
-		name: 'response test',
-		nodes: [
-			{
-				parameters: {},
-				id: 't',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: { resource: 'response', operation: 'create', model: 'resp-model-1', ...parameters },
-				id: 'r',
-				name: NODE,
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [220, 0],
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Bearer' } },
-				...settings,
-			},
-		],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
+	return gatewayWorkflow({
+		nodeName: NODE,
+		parameters: { resource: 'response', operation: 'create', model: 'resp-model-1', ...parameters },
+		credentials: { generationGatewayBearerApi: { id: '1', name: 'Bearer' } },
+		settings,
+	});
 }
 
 let sim: Simulator;
