@@ -8,13 +8,13 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { BEARER_CREDENTIAL } from '../shared/credentials';
-import { TERMINAL_STATUSES, VIDEO_STATUSES } from '../shared/catalog/video';
+import { TERMINAL_STATUSES, VIDEO_STATUSES } from '../shared/videoTask';
 import { handleTaskCallback } from './webhook';
 
 /**
  * Starts a workflow when the gateway calls a video task's callback address.
  * The node file is the description and the webhook lifecycle; the checks
- * live in webhook.ts and ../shared/videoCallback.ts.
+ * live in webhook.ts and ../shared/videoTask.ts.
  */
 export class GenerationGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoCallback';
+import { readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoTask';
 import { gatewayRequest } from '../shared/transport';
 
 /** Answers with a status and a small JSON body, starting nothing. */

@@ -4,7 +4,7 @@ import type { SseEvent, SseFailure } from './sse';
 import { parseEventJson, readSseEvents, sseError } from './sse';
 
 /**
- * Shared by the Message and Response streams (messageStream.ts, responseStream.ts).
+ * Shared by the Message and Response streams (message/stream.ts, response/stream.ts).
  *
  * What a stream assembler ends with: the assembled resource, or why it could
  * not be assembled. Assemblers return this instead of throwing, so they stay

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { Catalog, CatalogModel } from '../../shared/catalog';
 import type { GatewayResource } from '../../shared/credentials';
 
 /**
@@ -32,4 +33,6 @@ export interface ResourceModule {
 	name: string;
 	description: string;
 	operations: OperationEntry[];
+	/** The resource's model catalog, for resources whose form has a model list. */
+	catalog?: Catalog<CatalogModel>;
 }

@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { INode } from 'n8n-workflow';
 
-import { readSpeechStream } from '../../../nodes/shared/speechStream';
+import { readSpeechStream } from '../../../nodes/GenerationGateway/actions/speech/stream';
 import { readBinary, runWorkflow } from '../../harness';
 import { startSimulator } from '../../simulator';
 import { sseEvent } from '../../simulator/http';

@@ -1,5 +1,5 @@
-import type { ImageFormValues } from '../../../nodes/shared/imageBody';
-import { buildImageBody } from '../../../nodes/shared/imageBody';
+import type { ImageFormValues } from '../../../nodes/GenerationGateway/actions/image/body';
+import { buildImageBody } from '../../../nodes/GenerationGateway/actions/image/body';
 
 /** The request body from the form: the interface's names, only what the model accepts. */
 

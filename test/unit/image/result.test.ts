@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 
 import type { INode } from 'n8n-workflow';
 
-import { B64_MARKER, Base64ResultReader, readImageResult } from '../../../nodes/shared/imageResult';
+import {
+	B64_MARKER,
+	Base64ResultReader,
+	readImageResult,
+} from '../../../nodes/GenerationGateway/actions/image/result';
 
 /**
  * The streaming reader of image results: whatever the chunking, it returns

@@ -1,6 +1,9 @@
 import type { INode } from 'n8n-workflow';
 
-import { IMAGE_FIELD_LABELS, imageRequestSchema } from '../../../nodes/shared/imageSchema';
+import {
+	IMAGE_FIELD_LABELS,
+	imageRequestSchema,
+} from '../../../nodes/GenerationGateway/actions/image/schema';
 import { assertValid } from '../../../nodes/shared/validation';
 import type { Accepted, Body, Rejected } from './cases';
 import { A_ACCEPTED, A_REJECTED, B_ACCEPTED, B_REJECTED, C_ACCEPTED, C_REJECTED } from './cases';

@@ -1,4 +1,4 @@
-import { IMAGE_FIELD_LABELS } from '../../../nodes/shared/imageSchema';
+import { IMAGE_FIELD_LABELS } from '../../../nodes/GenerationGateway/actions/image/schema';
 import { inspectImage } from '../../simulator/image/inspect';
 import { imageState } from '../../simulator/routes/image';
 import type { Simulator } from '../../simulator/server';

@@ -1,6 +1,9 @@
 import type { INode } from 'n8n-workflow';
 
-import { ImageStreamCollector, streamedResultJson } from '../../../nodes/shared/imageStream';
+import {
+	ImageStreamCollector,
+	streamedResultJson,
+} from '../../../nodes/GenerationGateway/actions/image/stream';
 
 /** Folding the (assumed, OpenAI-style) image stream events into a result. */
 

@@ -1,4 +1,4 @@
-import { MessageStreamAssembler } from '../../../nodes/shared/messageStream';
+import { MessageStreamAssembler } from '../../../nodes/GenerationGateway/actions/message/stream';
 import { SseDecoder } from '../../../nodes/shared/sse';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';

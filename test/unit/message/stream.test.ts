@@ -1,4 +1,7 @@
-import { MessageStreamAssembler, simplifyMessage } from '../../../nodes/shared/messageStream';
+import {
+	MessageStreamAssembler,
+	simplifyMessage,
+} from '../../../nodes/GenerationGateway/actions/message/stream';
 import { SseDecoder } from '../../../nodes/shared/sse';
 
 /** An SSE body as the Anthropic Messages protocol sends it (event: line + data: line). */

@@ -1,4 +1,4 @@
-import { ResponseStreamAssembler } from '../../../nodes/shared/responseStream';
+import { ResponseStreamAssembler } from '../../../nodes/GenerationGateway/actions/response/stream';
 import { SseDecoder } from '../../../nodes/shared/sse';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';

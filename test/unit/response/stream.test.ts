@@ -2,7 +2,7 @@ import {
 	ResponseStreamAssembler,
 	responseProblem,
 	simplifyResponse,
-} from '../../../nodes/shared/responseStream';
+} from '../../../nodes/GenerationGateway/actions/response/stream';
 import { SseDecoder } from '../../../nodes/shared/sse';
 
 /** An SSE body as OpenAI Responses sends it: `event:` and `data:` with type and sequence_number. */

@@ -1,13 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import * as assumedNames from '../../../nodes/shared/assumedNames';
+import { RESOURCES } from '../../../nodes/GenerationGateway/actions/resources';
+import { VIDEO_CALLBACK_ID, VIDEO_CALLBACK_STATUS } from '../../../nodes/shared/videoTask';
 
 /**
- * The module and the manual agree: every wire name kept in
- * nodes/shared/assumedNames/ appears in README.md's "Assumed field names".
+ * The modules and the manual agree: every wire name kept in a resource's
+ * `actions/<resource>/wireNames.ts` (and the callback names the trigger shares,
+ * in `nodes/shared/videoTask.ts`) appears in README.md's "Assumed field names".
  */
-const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+const root = join(__dirname, '..', '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const actions = join(root, 'nodes', 'GenerationGateway', 'actions');
+const wireModules = RESOURCES.map((r) => join(actions, r.value, 'wireNames.ts')).filter((f) => existsSync(f));
+const assumedNames: Record<string, unknown> = {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	...Object.assign({}, ...wireModules.map((file) => require(file))),
+	VIDEO_CALLBACK_ID,
+	VIDEO_CALLBACK_STATUS,
+};
 const start = readme.indexOf('## Assumed field names');
 const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
 
@@ -23,8 +34,9 @@ const names = Object.entries(assumedNames).flatMap(([exported, value]) =>
 );
 
 describe('README lists every assumed wire name', () => {
-	it('finds the section', () => {
+	it('finds the section and every resource folder with wire names', () => {
 		expect(start).toBeGreaterThan(0);
+		expect(wireModules.length).toBe(6);
 		expect(names.length).toBeGreaterThan(40);
 	});
 

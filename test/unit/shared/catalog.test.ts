@@ -1,10 +1,13 @@
 import { defineCatalog } from '../../../nodes/shared/catalog';
 
-const catalog = defineCatalog([
-	{ id: 'imagegen-2', name: 'imagegen-2', family: 'B' },
-	{ id: 'legacyimg-3', name: 'legacyimg-3', family: 'B' },
-	{ id: 'vendor/imgE-3.0-pro', name: 'imgE 3.0 Pro', family: 'C', aliases: ['imgE-3.0-pro'] },
-]);
+const catalog = defineCatalog(
+	[
+		{ id: 'imagegen-2', name: 'imagegen-2', family: 'B' },
+		{ id: 'legacyimg-3', name: 'legacyimg-3', family: 'B' },
+		{ id: 'vendor/imgE-3.0-pro', name: 'imgE 3.0 Pro', family: 'C', aliases: ['imgE-3.0-pro'] },
+	],
+	'searchTestModels',
+);
 
 const regexOf = (conditions: ReturnType<typeof catalog.showFor>) =>
 	new RegExp((conditions[0] as { _cnd: { regex: string } })._cnd.regex);

@@ -1,4 +1,4 @@
-import { decodeBase64Audio, readWholeWav } from '../../../nodes/shared/audioFile';
+import { decodeBase64Audio, readWholeWav } from '../../../nodes/GenerationGateway/actions/speech/audioFile';
 import { sniffMediaType } from '../../../nodes/shared/binary';
 import { encodeSpeech, synthesizePcm } from '../../simulator/speech/audio';
 

@@ -2,7 +2,10 @@ import { request } from 'node:http';
 
 import type { INode } from 'n8n-workflow';
 
-import { SpeechAudioAssembler, readSpeechStream } from '../../../nodes/shared/speechStream';
+import {
+	SpeechAudioAssembler,
+	readSpeechStream,
+} from '../../../nodes/GenerationGateway/actions/speech/stream';
 import { sseEvent } from '../../simulator/http';
 import { startSimulator } from '../../simulator/server';
 import { audioPieces, encodeSpeech } from '../../simulator/speech/audio';

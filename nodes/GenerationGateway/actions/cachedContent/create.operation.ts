@@ -8,7 +8,7 @@ import {
 	MAX_DISPLAY_NAME,
 	buildCachedContentBody,
 	cachedContentBodySchema,
-} from '../../../shared/cachedContentRequest';
+} from './body';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import {

@@ -1,7 +1,7 @@
 import type { DisplayCondition } from 'n8n-workflow';
 
-import type { ImageModel } from '../../../shared/catalog/image';
-import { imageCatalog } from '../../../shared/catalog/image';
+import type { ImageModel } from './catalog';
+import { imageCatalog } from './catalog';
 
 /**
  * displayOptions of the image form, computed from the catalog: a field is

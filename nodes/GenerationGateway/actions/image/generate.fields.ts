@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ImageModel } from '../../../shared/catalog/image';
-import { IMAGE_MODELS, VARIANT_A_LIMITS } from '../../../shared/catalog/image';
+import type { ImageModel } from './catalog';
+import { IMAGE_MODELS, VARIANT_A_LIMITS, imageCatalog } from './catalog';
 import { additionalBodyField, scoped } from '../descriptions';
 import { accepts, isVariantC, label, modelsWhere, showModels, variantA } from './generate.conditions';
 import { imageOptionsField } from './generate.options';
@@ -10,7 +10,7 @@ import { imageOptionsField } from './generate.options';
  * The form of Image → Generate. Every model-dependent field is shown through a
  * condition computed from the catalog (imageCatalog.showFor / uncatalogued), so
  * the form shows exactly what the chosen model accepts. Option names inside
- * "Options" are the wire names; builder: imageBody.ts.
+ * "Options" are the wire names; builder: body.ts.
  */
 
 /** Groups variant B models that share a list (sizes or qualities): one field per distinct list. */
@@ -68,7 +68,7 @@ const properties: INodeProperties[] = [
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				typeOptions: { searchListMethod: 'searchImageModels', searchable: true },
+				typeOptions: { searchListMethod: imageCatalog.searchListMethod, searchable: true },
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. imagegen-2-2026-04-21' },
 		],

@@ -1,11 +1,11 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { binaryPropertyName } from '../../../shared/binary';
-import { imageVariantOf } from '../../../shared/catalog/image';
-import { buildImageBody } from '../../../shared/imageBody';
-import { B64_MARKER, readImageResult } from '../../../shared/imageResult';
-import { IMAGE_FIELD_LABELS, imageRequestSchema } from '../../../shared/imageSchema';
-import { ImageStreamCollector, streamedResultJson } from '../../../shared/imageStream';
+import { imageVariantOf } from './catalog';
+import { buildImageBody } from './body';
+import { B64_MARKER, readImageResult } from './result';
+import { IMAGE_FIELD_LABELS, imageRequestSchema } from './schema';
+import { ImageStreamCollector, streamedResultJson } from './stream';
 import { parseEventJson, readSseEvents } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid } from '../../../shared/validation';
@@ -17,11 +17,11 @@ import { dataItems, downloadImage, formatFromContentType, imageBinary, readRefer
 
 /**
  * POST /v1/images/generations (variants A, B and C, chosen by the model).
- * Builds the body from the form (imageBody.ts), merges "Additional Body
- * Fields", refuses anything the interface rejects (imageSchema.ts), then reads
+ * Builds the body from the form (body.ts), merges "Additional Body
+ * Fields", refuses anything the interface rejects (schema.ts), then reads
  * the answer as a stream: JSON results are decoded image by image
- * (imageResult.ts), SSE results are folded into the final image
- * (imageStream.ts). Each image becomes a binary: data, data_1, ...
+ * (result.ts), SSE results are folded into the final image
+ * (stream.ts). Each image becomes a binary: data, data_1, ...
  */
 
 const PATH = '/v1/images/generations';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { VARIANT_A_LIMITS, VARIANT_B_ENUMS, VARIANT_C_LIMITS } from '../../../shared/catalog/image';
+import { VARIANT_A_LIMITS, VARIANT_B_ENUMS, VARIANT_C_LIMITS } from './catalog';
 import { accepts, isVariantC, label, modelsWhere, showModels, variantA } from './generate.conditions';
 
 /**

@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../types';
+import { imageCatalog } from './catalog';
 import { generate } from './generate.operation';
 
 export const image: ResourceModule = {
@@ -15,4 +16,5 @@ export const image: ResourceModule = {
 			module: generate,
 		},
 	],
+	catalog: imageCatalog,
 };

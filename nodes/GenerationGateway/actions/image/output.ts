@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { imageBinaryAsDataUrl } from '../../../shared/assumedNames/image';
+import { imageBinaryAsDataUrl } from './wireNames';
 import type { MediaType } from '../../../shared/binary';
 import { MEDIA_BY_FORMAT, sniffMediaType } from '../../../shared/binary';
 
@@ -38,7 +38,7 @@ export interface ReferenceImageEntry {
 
 /**
  * The "Reference Images" of an item as strings the gateway accepts: URLs as
- * typed, binaries as data URLs (see assumedNames/image.ts).
+ * typed, binaries as data URLs (see image/wireNames.ts).
  */
 export async function readReferenceImages(
 	ctx: IExecuteFunctions,

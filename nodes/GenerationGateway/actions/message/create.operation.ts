@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { MessageForm, ThinkingType } from '../../../shared/messageRequest';
+import type { MessageForm, ThinkingType } from './body';
 import {
 	MESSAGE_LABELS,
 	MESSAGE_PATH,
 	MIN_THINKING_BUDGET,
 	buildMessageBody,
 	messageBodySchema,
-} from '../../../shared/messageRequest';
-import { MessageStreamAssembler, simplifyMessage } from '../../../shared/messageStream';
+} from './body';
+import { MessageStreamAssembler, simplifyMessage } from './stream';
 import { assembleStream } from '../../../shared/messageStreamReader';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid } from '../../../shared/validation';

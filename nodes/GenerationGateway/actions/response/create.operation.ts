@@ -1,17 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { RESPONSE_WIRE } from '../../../shared/assumedNames/response';
+import { RESPONSE_WIRE } from './wireNames';
 import { sniffMediaType } from '../../../shared/binary';
 import { assembleStream } from '../../../shared/messageStreamReader';
-import {
-	RESPONSE_LABELS,
-	RESPONSE_PATH,
-	binaryInputPart,
-	inputMessage,
-	responseBodySchema,
-} from '../../../shared/responseRequest';
-import { ResponseStreamAssembler, responseProblem, simplifyResponse } from '../../../shared/responseStream';
+import { RESPONSE_LABELS, RESPONSE_PATH, binaryInputPart, inputMessage, responseBodySchema } from './body';
+import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import {

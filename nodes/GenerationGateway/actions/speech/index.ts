@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../types';
+import { speechCatalog } from './catalog';
 import { synthesize } from './synthesize.operation';
 
 export const speech: ResourceModule = {
@@ -14,4 +15,5 @@ export const speech: ResourceModule = {
 			module: synthesize,
 		},
 	],
+	catalog: speechCatalog,
 };

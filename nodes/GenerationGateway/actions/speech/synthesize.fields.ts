@@ -8,12 +8,12 @@ import {
 	SPEECH_LIMITS,
 	SPEECH_SAMPLE_RATES,
 	speechCatalog,
-} from '../../../shared/catalog/speech';
+} from './catalog';
 import { additionalBodyField, scoped } from '../descriptions';
 
 /**
  * The form of Speech → Synthesize. Field names are the form's; the wire names
- * are set in speechRequest.ts (and assumedNames/speech.ts).
+ * are set in body.ts (and speech/wireNames.ts).
  */
 
 const firstModel = speechCatalog.models[0].id;
@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				typeOptions: { searchListMethod: 'searchSpeechModels', searchable: true },
+				typeOptions: { searchListMethod: speechCatalog.searchListMethod, searchable: true },
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. ' + firstModel },
 		],

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readWholeWav } from '../../../shared/audioFile';
-import type { SpeechFormat, SpeechStreamFormat } from '../../../shared/catalog/speech';
-import { PCM_LAYOUT } from '../../../shared/catalog/speech';
-import type { SpeechFormValues } from '../../../shared/speechRequest';
+import { readWholeWav } from './audioFile';
+import type { SpeechFormat, SpeechStreamFormat } from './catalog';
+import { PCM_LAYOUT } from './catalog';
+import type { SpeechFormValues } from './body';
 import {
 	SPEECH_LABELS,
 	buildSpeechBody,
@@ -12,9 +12,9 @@ import {
 	mergeAdditionalSpeechBody,
 	otherNumericProblem,
 	speechBodySchema,
-} from '../../../shared/speechRequest';
-import type { SpeechUsage } from '../../../shared/speechStream';
-import { readSpeechStream } from '../../../shared/speechStream';
+} from './body';
+import type { SpeechUsage } from './stream';
+import { readSpeechStream } from './stream';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings } from '../descriptions';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isTerminalStatus } from '../../../shared/catalog/video';
+import { isTerminalStatus } from '../../../shared/videoTask';
 
 /**
  * Pure decisions of Create and Wait's callback mode (unit-tested without n8n):

@@ -8,11 +8,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { VIDEO_CALLBACK_URL } from '../../../shared/assumedNames/video';
+import { VIDEO_CALLBACK_URL } from './wireNames';
 import { mapWithConcurrency } from '../../../shared/concurrency';
 import { waitDeadlineMs } from '../../../shared/polling';
 import { systemClock } from '../../../shared/time';
-import { readCallbackBody } from '../../../shared/videoCallback';
+import { readCallbackBody } from '../../../shared/videoTask';
 import { readRequestSettings } from '../descriptions';
 import type { CallbackState, TaskSlot } from './callbackState';
 import {

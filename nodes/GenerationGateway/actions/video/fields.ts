@@ -1,7 +1,7 @@
 import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { VideoModel } from '../../../shared/catalog/video';
-import { videoCatalog } from '../../../shared/catalog/video';
+import type { VideoModel } from './catalog';
+import { videoCatalog } from './catalog';
 
 /**
  * The video form, built from the catalog: a field appears only for the
@@ -64,7 +64,7 @@ export const modelField: INodeProperties = {
 			displayName: 'From List',
 			name: 'list',
 			type: 'list',
-			typeOptions: { searchListMethod: 'searchVideoModels', searchable: true },
+			typeOptions: { searchListMethod: videoCatalog.searchListMethod, searchable: true },
 		},
 		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. vidA-2.5' },
 	],

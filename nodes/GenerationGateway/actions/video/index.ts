@@ -1,4 +1,5 @@
 import type { ResourceModule } from '../types';
+import { videoCatalog } from './catalog';
 import { create } from './create.operation';
 import { createAndWait } from './createAndWait.operation';
 import { get } from './get.operation';
@@ -38,4 +39,5 @@ export const video: ResourceModule = {
 			module: waitForCompletion,
 		},
 	],
+	catalog: videoCatalog,
 };

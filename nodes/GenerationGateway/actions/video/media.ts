@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { VIDEO_RESULT_URL_PATHS } from '../../../shared/assumedNames/video';
+import { VIDEO_RESULT_URL_PATHS } from './wireNames';
 import { MEDIA_BY_FORMAT, sniffMediaType } from '../../../shared/binary';
 
 /**
  * The completed task's media. The interface does not show the inner fields
- * of `data`: the shapes accepted are listed in assumedNames/video.ts
+ * of `data`: the shapes accepted are listed in video/wireNames.ts
  * (VIDEO_RESULT_URL_PATHS); the record itself is never changed.
  */
 export function resultVideoUrl(data: unknown): string | undefined {

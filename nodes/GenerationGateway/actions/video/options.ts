@@ -1,6 +1,6 @@
 import type { DisplayCondition, INodeProperties } from 'n8n-workflow';
 
-import { videoCatalog } from '../../../shared/catalog/video';
+import { videoCatalog } from './catalog';
 import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
 
 /** Optional members of a create (seed, callback, vidA extensions) and the waiting options. */

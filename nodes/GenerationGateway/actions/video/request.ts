@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { assertValid } from '../../../shared/validation';
-import type { VideoExtensionsInput, VideoInput, VideoReferenceInput } from '../../../shared/videoRequest';
-import { VIDEO_LABELS, buildVideoBody, videoBodySchema, videoModelFor } from '../../../shared/videoRequest';
+import type { VideoExtensionsInput, VideoInput, VideoReferenceInput } from './body';
+import { VIDEO_LABELS, buildVideoBody, videoBodySchema, videoModelFor } from './body';
 import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 
 /** Reads the Create form for one item, builds the body, merges Additional Body Fields, checks it all. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isTerminalStatus } from '../../../shared/catalog/video';
+import { isTerminalStatus } from '../../../shared/videoTask';
 import { retryAfterHeader } from '../../../shared/errors';
 import { parseRetryAfter } from '../../../shared/retry';
 import { pollUntilDone } from '../../../shared/polling';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { FreeSizeRule, ImageModel, ImageModelParameter } from './catalog/image';
+import type { FreeSizeRule, ImageModel, ImageModelParameter } from './catalog';
 import {
 	IMAGE_MODEL_PARAMETERS,
 	VARIANT_A_LIMITS,
@@ -8,7 +8,7 @@ import {
 	VARIANT_C_LIMITS,
 	imageVariantOf,
 	modelsAccepting,
-} from './catalog/image';
+} from './catalog';
 
 /**
  * The checks run on an assembled image request body (form + "Additional Body

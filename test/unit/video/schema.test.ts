@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { videoCatalog } from '../../../nodes/shared/catalog/video';
+import { videoCatalog } from '../../../nodes/GenerationGateway/actions/video/catalog';
 import { assertValid } from '../../../nodes/shared/validation';
 import {
 	VIDEO_LABELS,
 	buildVideoBody,
 	videoBodySchema,
 	videoModelFor,
-} from '../../../nodes/shared/videoRequest';
+} from '../../../nodes/GenerationGateway/actions/video/body';
 import { accepted, rejected } from './videoTable';
 
 /**

@@ -1,4 +1,4 @@
-import { readCallbackBody, rememberDelivery, secretMatches } from '../../../nodes/shared/videoCallback';
+import { readCallbackBody, rememberDelivery, secretMatches } from '../../../nodes/shared/videoTask';
 
 describe('secretMatches', () => {
 	it.each([

@@ -10,8 +10,8 @@ import {
 	SPEECH_SAMPLE_RATE,
 	SPEECH_SEED,
 	SPEECH_VOLUME,
-} from './assumedNames/speech';
-import type { SpeechFormat, SpeechFormatInfo, SpeechStreamFormat } from './catalog/speech';
+} from './wireNames';
+import type { SpeechFormat, SpeechFormatInfo, SpeechStreamFormat } from './catalog';
 import {
 	DEFAULT_SPEECH_FORMAT,
 	SPEECH_FORMAT_VALUES,
@@ -20,7 +20,7 @@ import {
 	SPEECH_SAMPLE_RATES,
 	SPEECH_STREAM_FORMATS,
 	speechCatalog,
-} from './catalog/speech';
+} from './catalog';
 
 /**
  * POST /v1/audio/speech without n8n: the form's values -> the wire body, and

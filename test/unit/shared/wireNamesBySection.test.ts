@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CACHED_CONTENT_WIRE } from '../../../nodes/shared/assumedNames/cachedContent';
-import { MESSAGE_WIRE } from '../../../nodes/shared/assumedNames/message';
-import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE } from '../../../nodes/shared/assumedNames/response';
+import { CACHED_CONTENT_WIRE } from '../../../nodes/GenerationGateway/actions/cachedContent/wireNames';
+import { MESSAGE_WIRE } from '../../../nodes/GenerationGateway/actions/message/wireNames';
+import {
+	RESPONSE_TOOL_TYPES,
+	RESPONSE_WIRE,
+} from '../../../nodes/GenerationGateway/actions/response/wireNames';
 
 /** The README lists every assumed name of the three text endpoints (the module and the manual agree). */
 const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');

@@ -1,15 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { imageVariantCReference } from './assumedNames/image';
-import type { ImageVariant } from './catalog/image';
-import { imageVariantOf } from './catalog/image';
+import { imageVariantCReference } from './wireNames';
+import type { ImageVariant } from './catalog';
+import { imageVariantOf } from './catalog';
 
 /**
  * Builds the request body of POST /v1/images/generations from the form, with
  * exactly the interface's member names. Only members the chosen model accepts
  * are copied (the catalog decides), so a value left over from another model is
  * never sent; "Additional Body Fields (JSON)" is merged after this and the
- * result is checked by imageSchema.ts.
+ * result is checked by schema.ts.
  */
 
 export interface ImageFormValues {

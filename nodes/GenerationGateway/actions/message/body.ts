@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { MESSAGE_WIRE as W } from './assumedNames/message';
+import { MESSAGE_WIRE as W } from './wireNames';
 
 /**
  * POST /v1/messages: the request body built from the form, and the rules of

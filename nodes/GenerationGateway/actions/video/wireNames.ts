@@ -56,11 +56,3 @@ export const VIDEO_EXTENSION_MEMBERS = {
  * outputs). The record is returned untouched in JSON either way.
  */
 export const VIDEO_RESULT_URL_PATHS = ['url', 'video_url', 'video.url', '0.url', '0.video_url'] as const;
-
-/**
- * The task callback body (method and payload are not shown): assumed to be a
- * POST whose JSON body is the task record, or `{data: <record>}`. The trigger
- * and the callback resume read `id` and `status` from it.
- */
-export const VIDEO_CALLBACK_ID = 'id';
-export const VIDEO_CALLBACK_STATUS = 'status';

@@ -30,7 +30,7 @@ export function imageBinaryAsDataUrl(mimeType: string, base64: string): string {
  * the `event:` line.
  */
 export const IMAGE_STREAM_PARTIAL_EVENT = 'image_generation.partial_image';
-/** The final image of a stream; a stream without it is refused (see imageStream.ts). */
+/** The final image of a stream; a stream without it is refused (see stream.ts). */
 export const IMAGE_STREAM_COMPLETED_EVENT = 'image_generation.completed';
 /** An error reported inside the stream (OpenAI sends `{type:"error", error:{message}}`). */
 export const IMAGE_STREAM_ERROR_EVENT = 'error';

@@ -8,7 +8,7 @@ import {
 	otherNumericProblem,
 	speechBodySchema,
 	type SpeechFormValues,
-} from '../../../nodes/shared/speechRequest';
+} from '../../../nodes/GenerationGateway/actions/speech/body';
 import { assertValid } from '../../../nodes/shared/validation';
 import { RequestInvalid } from '../../simulator/http';
 import { readSpeechRequest } from '../../simulator/speech/validate';

@@ -1,4 +1,4 @@
-import type { StreamAssembler, StreamOutcome } from './messageStreamReader';
+import type { StreamAssembler, StreamOutcome } from '../../../shared/messageStreamReader';
 
 /**
  * Assembles the SSE events of POST /v1/messages (the event sequence of the

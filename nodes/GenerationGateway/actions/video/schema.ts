@@ -14,9 +14,9 @@ import {
 	VIDEO_REFERENCE_URL,
 	VIDEO_REFERENCE_VOICE,
 	VIDEO_SEED,
-} from './assumedNames/video';
-import type { MaterialKind, VideoModel } from './catalog/video';
-import { ROLE_KIND } from './catalog/video';
+} from './wireNames';
+import type { MaterialKind, VideoModel } from './catalog';
+import { ROLE_KIND } from './catalog';
 
 /**
  * The rules of "POST /v1/videos" as one zod schema per model: the member

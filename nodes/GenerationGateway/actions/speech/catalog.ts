@@ -1,10 +1,10 @@
-import type { CatalogModel } from './index';
-import { defineCatalog } from './index';
+import type { CatalogModel } from '../../../shared/catalog';
+import { defineCatalog } from '../../../shared/catalog';
 
 /**
  * What POST /v1/audio/speech accepts, as data: the catalogued models (with the
  * voice version suffix each requires), the output formats with their media
- * types, and the sample rates. The form, the schema (speechRequest.ts) and
+ * types, and the sample rates. The form, the schema (body.ts) and
  * the output step all read these tables.
  */
 
@@ -14,15 +14,18 @@ export interface SpeechModel extends CatalogModel {
 	voiceSuffix: string;
 }
 
-export const speechCatalog = defineCatalog<SpeechModel>([
-	{
-		id: 'vendor/audioF-3.1-tts-flash',
-		name: 'audioF 3.1 TTS Flash',
-		family: 'audioF',
-		voiceSuffix: '_v3.1',
-		description: 'Voices end in _v3.1',
-	},
-]);
+export const speechCatalog = defineCatalog<SpeechModel>(
+	[
+		{
+			id: 'vendor/audioF-3.1-tts-flash',
+			name: 'audioF 3.1 TTS Flash',
+			family: 'audioF',
+			voiceSuffix: '_v3.1',
+			description: 'Voices end in _v3.1',
+		},
+	],
+	'searchSpeechModels',
+);
 
 export const SPEECH_FORMAT_VALUES = ['mp3', 'pcm', 'wav', 'opus'] as const;
 export type SpeechFormat = (typeof SPEECH_FORMAT_VALUES)[number];

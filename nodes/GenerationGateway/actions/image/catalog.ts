@@ -1,10 +1,10 @@
-import type { CatalogModel } from './index';
-import { defineCatalog } from './index';
+import type { CatalogModel } from '../../../shared/catalog';
+import { defineCatalog } from '../../../shared/catalog';
 
 /**
  * The image models of the interface ("POST /v1/images/generations", its
  * per-model combinations table and Limits), as data. The form's displayOptions,
- * the checks in imageSchema.ts and the body builder in imageBody.ts read this
+ * the checks in schema.ts and the body builder in body.ts read this
  * table; nothing else knows an image model by name.
  *
  * Variant B: the `imagegen` and `legacyimg` families. Variant C: `imgE`.
@@ -168,7 +168,7 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
 	},
 ];
 
-export const imageCatalog = defineCatalog(IMAGE_MODELS);
+export const imageCatalog = defineCatalog(IMAGE_MODELS, 'searchImageModels');
 
 /** The request shape for a model ID: its catalog entry (B or C), else the generic variant A. */
 export function imageVariantOf(modelId: string): { variant: ImageVariant; model?: ImageModel } {

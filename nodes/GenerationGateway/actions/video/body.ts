@@ -13,9 +13,9 @@ import {
 	VIDEO_REFERENCE_URL,
 	VIDEO_REFERENCE_VOICE,
 	VIDEO_SEED,
-} from './assumedNames/video';
-import type { MaterialKind, VideoModel } from './catalog/video';
-import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog/video';
+} from './wireNames';
+import type { MaterialKind, VideoModel } from './catalog';
+import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 
 /**
  * POST /v1/videos: the form's values -> the request body (with the assumed
@@ -130,4 +130,4 @@ export function videoModelFor(modelId: string): VideoModel {
 	return videoCatalog.resolve(modelId) ?? GENERIC_VIDEO_MODEL;
 }
 
-export { referenceKind, videoBodySchema } from './videoRules';
+export { referenceKind, videoBodySchema } from './schema';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE as W } from './assumedNames/response';
+import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE as W } from './wireNames';
 
 /**
  * POST /v1/responses: input parts from binary files, and the members table of

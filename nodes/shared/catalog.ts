@@ -1,7 +1,8 @@
 import type { DisplayCondition, INodeListSearchItems, INodePropertyOptions } from 'n8n-workflow';
 
 /**
- * The model catalog: one table per resource (image.ts, video.ts, ...) that
+ * The model catalog engine: each resource with models keeps its table in
+ * `actions/<resource>/catalog.ts`, built with defineCatalog, which
  * drives the form (which fields a model shows), validation (the zod schema
  * for the model's family) and the request builder. Code asks the catalog,
  * never `model.includes(...)`.
@@ -28,6 +29,8 @@ function escapeRegex(text: string): string {
 
 export interface Catalog<M extends CatalogModel> {
 	readonly models: readonly M[];
+	/** The node's `methods.listSearch` entry that lists these models in the form's "From List" mode. */
+	readonly searchListMethod: string;
 	/** The catalogued model for an ID, its alias or a dated snapshot of it. */
 	resolve(modelId: string): M | undefined;
 	/** Options for the form's model list. */
@@ -43,7 +46,10 @@ export interface Catalog<M extends CatalogModel> {
 	uncatalogued(): DisplayCondition[];
 }
 
-export function defineCatalog<M extends CatalogModel>(models: readonly M[]): Catalog<M> {
+export function defineCatalog<M extends CatalogModel>(
+	models: readonly M[],
+	searchListMethod: string,
+): Catalog<M> {
 	const byId = new Map<string, M>();
 	for (const model of models) {
 		byId.set(model.id, model);
@@ -52,6 +58,7 @@ export function defineCatalog<M extends CatalogModel>(models: readonly M[]): Cat
 	const idPattern = (ids: string[]) => `^(${ids.map(escapeRegex).join('|')})(-\\d{4}-\\d{2}-\\d{2})?$`;
 	return {
 		models,
+		searchListMethod,
 		resolve(modelId) {
 			const id = modelId.trim();
 			return (

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { CACHED_CONTENT_WIRE as W } from './assumedNames/cachedContent';
+import { CACHED_CONTENT_WIRE as W } from './wireNames';
 
 /**
  * POST /v1beta/cachedContents: the body from the form and the interface's

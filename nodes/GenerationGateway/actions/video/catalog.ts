@@ -1,9 +1,9 @@
-import type { CatalogModel } from './index';
-import { defineCatalog } from './index';
+import type { CatalogModel } from '../../../shared/catalog';
+import { defineCatalog } from '../../../shared/catalog';
 
 /**
  * The video models of the interface ("POST /v1/videos", families vidA-vidD),
- * as data. The form (displayOptions), the checks in videoRequest.ts and the
+ * as data. The form (displayOptions), the checks in body.ts and the
  * body builder all read this table; nothing else knows a model by name.
  */
 
@@ -177,7 +177,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
 	},
 ];
 
-export const videoCatalog = defineCatalog(VIDEO_MODELS);
+export const videoCatalog = defineCatalog(VIDEO_MODELS, 'searchVideoModels');
 
 /** Generic rules for an uncatalogued model ID: the union of the families, the gateway judges. */
 export const GENERIC_VIDEO_MODEL: VideoModel = {
@@ -207,12 +207,3 @@ export const ROLE_KIND: Record<string, MaterialKind> = {
 	source_video: 'video',
 	first_clip: 'video',
 };
-
-export const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled', 'expired'] as const;
-export const VIDEO_STATUSES = ['pending', 'queue', 'in_progress', ...TERMINAL_STATUSES] as const;
-export type VideoStatus = (typeof VIDEO_STATUSES)[number];
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
-
-export function isTerminalStatus(status: unknown): status is TerminalStatus {
-	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
-}

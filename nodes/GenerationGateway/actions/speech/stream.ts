@@ -1,6 +1,6 @@
 import { decodeBase64Audio } from './audioFile';
-import type { SseReadOptions } from './sse';
-import { parseEventJson, readSseEvents, sseError } from './sse';
+import type { SseReadOptions } from '../../../shared/sse';
+import { parseEventJson, readSseEvents, sseError } from '../../../shared/sse';
 
 /**
  * Joins a speech SSE stream into one audio file (interface, Events item 2):

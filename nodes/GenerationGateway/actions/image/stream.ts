@@ -7,14 +7,14 @@ import {
 	IMAGE_STREAM_ERROR_EVENT,
 	IMAGE_STREAM_PARTIAL_EVENT,
 	IMAGE_STREAM_PARTIAL_INDEX_MEMBER,
-} from './assumedNames/image';
-import { sseError } from './sse';
+} from './wireNames';
+import { sseError } from '../../../shared/sse';
 
 /**
  * Folds the events of a streamed image request (variant B with `stream`) into
  * the same shape as a non-streamed result: final images, optional partial
  * images, and the metadata of the last completed event. The event names are
- * assumptions (assumedNames/image.ts). A stream that ends before every final
+ * assumptions (image/wireNames.ts). A stream that ends before every final
  * image arrived is refused: a partial picture is not a result.
  */
 

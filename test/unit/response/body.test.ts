@@ -6,7 +6,7 @@ import {
 	binaryInputPart,
 	inputMessage,
 	responseBodySchema,
-} from '../../../nodes/shared/responseRequest';
+} from '../../../nodes/GenerationGateway/actions/response/body';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node = {

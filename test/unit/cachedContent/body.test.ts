@@ -6,7 +6,7 @@ import {
 	cachedContentBodySchema,
 	cachedContentModel,
 	ttlFromSeconds,
-} from '../../../nodes/shared/cachedContentRequest';
+} from '../../../nodes/GenerationGateway/actions/cachedContent/body';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node = {

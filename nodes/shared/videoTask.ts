@@ -1,14 +1,34 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { VIDEO_CALLBACK_ID, VIDEO_CALLBACK_STATUS } from './assumedNames/video';
-import { VIDEO_STATUSES } from './catalog/video';
+/**
+ * What the action node's video operations and the trigger both know about a
+ * video task: its statuses and the callback the gateway sends. It lives in
+ * shared/ because the trigger is a node of its own and imports nothing from
+ * the action node's folders.
+ */
+
+export const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled', 'expired'] as const;
+export const VIDEO_STATUSES = ['pending', 'queue', 'in_progress', ...TERMINAL_STATUSES] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+
+export function isTerminalStatus(status: unknown): status is TerminalStatus {
+	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
+}
 
 /**
+ * Assumed wire names of the task callback (method and payload are not shown):
+ * a POST whose JSON body is the task record, or `{data: <record>}`. The
+ * trigger and the callback resume read `id` and `status` from it. Listed in
+ * README.md under "Assumed field names" with the video names.
+ */
+export const VIDEO_CALLBACK_ID = 'id';
+export const VIDEO_CALLBACK_STATUS = 'status';
+
+/*
  * Checks on one delivery of a video task callback, as pure functions that
- * never throw (the trigger turns their verdicts into HTTP answers). The
- * callback's method and payload are not shown by the interface: the body is
- * assumed to be the task record, or `{data: <record>}` (assumedNames/video.ts).
+ * never throw (the trigger turns their verdicts into HTTP answers).
  */
 
 /** Constant-time comparison of the secret a request carries with the configured one. */

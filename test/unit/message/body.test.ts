@@ -1,12 +1,12 @@
 import type { INode } from 'n8n-workflow';
 
-import { MESSAGE_WIRE } from '../../../nodes/shared/assumedNames/message';
+import { MESSAGE_WIRE } from '../../../nodes/GenerationGateway/actions/message/wireNames';
 import {
 	MESSAGE_LABELS,
 	MAX_MESSAGES,
 	buildMessageBody,
 	messageBodySchema,
-} from '../../../nodes/shared/messageRequest';
+} from '../../../nodes/GenerationGateway/actions/message/body';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node: INode = {
