@@ -3,62 +3,17 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
-import type { WorkflowJson } from '../harness';
 import { runWorkflow } from '../harness';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { videoTasks } from '../simulator/video/tasks';
 
-const NODE = 'Video';
+import { VIDEO_NODE, promptItems, videoCallbackWorkflow } from './video-callback-workflow';
 
-function workflow(parameters: object = {}, settings: object = {}): WorkflowJson {
-	return {
-		name: 'video callback test',
-		nodes: [
-			{
-				id: 't',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: '5d1f2c3a-0b1e-4a51-9c2d-7e8f9a0b1c2d',
-				name: NODE,
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: {
-					resource: 'video',
-					operation: 'createAndWait',
-					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-					prompt: '={{ $json.prompt }}',
-					duration: 5,
-					requestOptions: { maxConcurrency: 3 },
-					...parameters,
-				},
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-				...settings,
-			},
-			{
-				id: 'n',
-				name: 'After',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: {},
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-			[NODE]: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
-		},
-	} as WorkflowJson;
-}
-
-const items = (prompts: string[]) => prompts.map((prompt, n) => ({ json: { prompt, n } }));
+const NODE = VIDEO_NODE;
+const workflow = videoCallbackWorkflow;
+const items = promptItems;
 const polls = (ids: string[]) =>
 	ids.reduce((sum, id) => sum + sim.requestsTo(`/v1/videos/${id}`, 'GET').length, 0);
 
