@@ -309,7 +309,9 @@ export class WaitingExecutions {
 		const method = request.method ?? 'POST';
 		const description = nodeType.description.webhooks?.find(
 			(w) =>
-				w.restartWebhook === true && w.httpMethod === method && String(w.path ?? '') === (request.suffix ?? ''),
+				w.restartWebhook === true &&
+				w.httpMethod === method &&
+				String(w.path ?? '') === (request.suffix ?? ''),
 		);
 		if (!description || !nodeType.webhook) {
 			return keep(404, {
