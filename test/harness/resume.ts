@@ -20,6 +20,9 @@ import type {
 	IWebhookResponseData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { cpSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { UserError, Workflow } from 'n8n-workflow';
 import { WebhookContext, WorkflowExecute } from 'n8n-core';
 
@@ -33,7 +36,7 @@ import type { CredentialsByType } from './credentials-helper';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import type { RunResult } from './engine';
 import { toResult } from './engine';
-import { HarnessNodeTypes } from './node-types';
+import { HarnessNodeTypes, PACKAGE_ROOT } from './node-types';
 
 export interface WebhookCall {
 	method?: 'GET' | 'POST';
@@ -172,6 +175,13 @@ export interface WaitingRequest {
 	query?: Record<string, string>;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/**
+	 * Which n8n process serves the request (webhook processes behind a load
+	 * balancer): 0, the default, is the harness's own load of the package; any
+	 * other number loads a copy of dist/, so the package's module state (what a
+	 * process remembers) is that process's own.
+	 */
+	process?: number;
 }
 
 export interface WaitingAnswer {
@@ -301,8 +311,7 @@ export class WaitingExecutions {
 		data.resultData.runData[lastNodeExecuted]?.pop();
 
 		await ensureContainer();
-		typesPromise ??= HarnessNodeTypes.load();
-		const types = await typesPromise;
+		const types = await typesOfProcess(request.process ?? 0);
 		const { workflow } = saved;
 		const node = workflow.getNode(lastNodeExecuted) as INode;
 		const nodeType = types.getByNameAndVersion(node.type, node.typeVersion);
@@ -392,6 +401,32 @@ export class WaitingExecutions {
 			lostResume: false,
 		};
 	}
+}
+
+const processTypes = new Map<number, Promise<HarnessNodeTypes>>();
+
+/** The package as n8n process `process` loaded it (see WaitingRequest.process). */
+async function typesOfProcess(serving: number): Promise<HarnessNodeTypes> {
+	if (serving === 0) return await (typesPromise ??= HarnessNodeTypes.load());
+	let types = processTypes.get(serving);
+	if (!types) {
+		// Inside the repository's node_modules, so the copy resolves the same n8n-workflow;
+		// one folder per test process (jest runs test files in parallel workers).
+		const root = join(
+			PACKAGE_ROOT,
+			'node_modules',
+			'.cache',
+			'harness-processes',
+			`${process.pid}-${serving}`,
+		);
+		rmSync(root, { recursive: true, force: true });
+		mkdirSync(root, { recursive: true });
+		cpSync(join(PACKAGE_ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+		copyFileSync(join(PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
+		types = HarnessNodeTypes.load(undefined, root);
+		processTypes.set(serving, types);
+	}
+	return await types;
 }
 
 /**

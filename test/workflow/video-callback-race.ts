@@ -23,11 +23,15 @@ export interface RaceStep {
 	deliver: number[];
 	/** Send `{id, status}` only, as a gateway that posts no full record would. */
 	bare?: boolean;
+	/** The n8n process serving each callback of `deliver` (default all 0: one process). */
+	on?: number[];
 }
 
 export interface RaceScenario {
 	name: string;
 	steps: RaceStep[];
+	/** How many n8n processes serve the resume URL (webhook processes behind a load balancer). */
+	processes?: number;
 }
 
 const ALL = [0, 1, 2];
@@ -74,6 +78,11 @@ export const RACE_SCENARIOS: RaceScenario[] = [
 		name: '3 finals at the same moment, bodies without the record ({id, status})',
 		steps: [{ finish: ALL, deliver: ALL, bare: true }],
 	},
+	{
+		name: '3 finals at the same moment on two n8n webhook processes',
+		processes: 2,
+		steps: [{ finish: ALL, deliver: ALL, on: [0, 1, 0] }],
+	},
 ];
 
 export interface RaceFigures {
@@ -119,18 +128,18 @@ export async function runRace(
 		finalAt[item] = sim.requests.length;
 		task.doneAfterMs = Date.now() - task.createdAt;
 	};
-	const send = async (items: number[], bare = false) =>
+	const send = async (items: number[], bare = false, on: number[] = []) =>
 		await Promise.all(
-			items.map(async (item): Promise<WaitingAnswer> => {
+			items.map(async (item, n): Promise<WaitingAnswer> => {
 				const record = tasks.record(tasks.tasks.get(ids[item])!);
 				const body = bare ? { id: record.id, status: record.status } : record;
-				return await n8n.deliver(waiting.executionId, { query, body });
+				return await n8n.deliver(waiting.executionId, { query, body, process: on[n] });
 			}),
 		);
 	const answers: WaitingAnswer[] = [];
 	for (const step of scenario.steps) {
 		for (const item of step.finish ?? []) finish(item);
-		answers.push(...(await send(step.deliver, step.bare)));
+		answers.push(...(await send(step.deliver, step.bare, step.on)));
 	}
 	for (const item of ALL) if (finalAt[item] === Infinity) finish(item);
 	const late = await send(ALL);
