@@ -63,7 +63,11 @@ export interface WebhookAnswer {
 let typesPromise: Promise<HarnessNodeTypes> | undefined;
 
 function fakeResponse() {
-	const written: { status: number; body?: unknown; ended: boolean } = { status: 200, ended: false };
+	const written: { status: number; body?: unknown; ended: boolean; headers: Record<string, string> } = {
+		status: 200,
+		ended: false,
+		headers: {},
+	};
 	const res = {
 		statusCode: 200,
 		headersSent: false,
@@ -87,8 +91,13 @@ function fakeResponse() {
 			written.ended = true;
 			return res;
 		},
-		setHeader: () => res,
-		header: () => res,
+		setHeader(name: string, value: unknown) {
+			written.headers[name.toLowerCase()] = String(value);
+			return res;
+		},
+		header(name: string, value: unknown) {
+			return res.setHeader(name, value);
+		},
 	};
 	return { res, written };
 }
@@ -190,6 +199,8 @@ export interface WaitingAnswer {
 	body: unknown;
 	/** The execution after this request: the same `waiting` result, or the resumed run's end. */
 	execution: RunResult;
+	/** Headers the node set on its own answer. */
+	headers: Record<string, string>;
 	/** This request resumed the execution (won n8n's resume). */
 	resumed: boolean;
 	/** webhook() returned items, but another request had resumed the execution first. */
@@ -277,9 +288,11 @@ export class WaitingExecutions {
 
 	private async answer(executionId: string, request: WaitingRequest): Promise<WaitingAnswer> {
 		const row = this.rows.get(executionId);
+		let headers: Record<string, string> = {};
 		const keep = (status: number, body: unknown, lostResume = false): WaitingAnswer => ({
 			status,
 			body,
+			headers,
 			execution: row!.result,
 			resumed: false,
 			lostResume,
@@ -288,6 +301,7 @@ export class WaitingExecutions {
 			return {
 				status: 404,
 				body: { message: `The execution "${executionId}" does not exist.` },
+				headers,
 				execution: undefined as unknown as RunResult,
 				resumed: false,
 				lostResume: false,
@@ -345,6 +359,7 @@ export class WaitingExecutions {
 			});
 		const additionalData = additional();
 		const { res, written } = fakeResponse();
+		headers = written.headers;
 		additionalData.httpRequest = {
 			method,
 			body: request.body,
@@ -396,6 +411,7 @@ export class WaitingExecutions {
 		return {
 			status: own?.status ?? 200,
 			body: own ? own.body : { message: 'Workflow was started' },
+			headers,
 			execution: row.result,
 			resumed: true,
 			lostResume: false,

@@ -13,7 +13,7 @@ import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 import type { RaceFigures } from './video-callback-race';
-import { RACE_SCENARIOS, runRace } from './video-callback-race';
+import { RACE_SCENARIOS, runRace, startRace } from './video-callback-race';
 import { VIDEO_NODE } from './video-callback-workflow';
 
 let sim: Simulator;
@@ -80,4 +80,34 @@ describe('Video → Create and Wait, callback mode: racing callbacks on several 
 			expectResumedWithVideos(figures.execution);
 		},
 	);
+});
+
+describe('Video → Create and Wait, callback mode: a gateway read failing while callbacks race (workflow)', () => {
+	it('answers 503 with Retry-After, claims nothing, and the retried callback resumes', async () => {
+		const race = await startRace(sim, n8n);
+		for (const item of [0, 1, 2]) race.finish(item);
+		// Task 1's callback was lost; task 0's callback must read it, and the gateway fails.
+		sim.inject({
+			path: `/v1/videos/${race.ids[1]}`,
+			method: 'GET',
+			times: 3,
+			fault: { kind: 'status', status: 502 },
+		});
+		const [failed, concurrent] = await race.send([0, 2]);
+		expect(failed).toMatchObject({ status: 503, resumed: false, headers: { 'retry-after': '30' } });
+		expect(String((failed.body as { error: string }).error)).toMatch(
+			new RegExp(`^Could not read video task ${race.ids[1]}: `),
+		);
+		// The concurrent callback shared that read: the same answer, no second read.
+		expect(concurrent).toMatchObject({ status: 503, resumed: false });
+		expect(sim.requestsTo(`/v1/videos/${race.ids[1]}`, 'GET')).toHaveLength(3);
+		expect(
+			sim.requestsTo(/^\/files\/videos\//, 'GET').filter((r) => race.ids.some((id) => r.path.includes(id))),
+		).toHaveLength(0);
+
+		const [retried] = await race.send([0]);
+		expect(retried).toMatchObject({ status: 200, resumed: true, body: { received: true, resumed: true } });
+		expectResumedWithVideos(retried.execution);
+		expect(sim.requestsTo(`/v1/videos/${race.ids[1]}`, 'GET')).toHaveLength(4);
+	});
 });

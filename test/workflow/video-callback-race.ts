@@ -103,12 +103,8 @@ export interface RaceFigures {
 	execution: RunResult;
 }
 
-/** Runs one scenario: 3 items with Download Video on, callbacks sent as the steps say. */
-export async function runRace(
-	sim: Simulator,
-	n8n: WaitingWebhookServer,
-	scenario: RaceScenario,
-): Promise<RaceFigures> {
+/** A waiting execution of 3 items (Download Video on) whose callbacks the test sends itself. */
+export async function startRace(sim: Simulator, n8n: WaitingWebhookServer) {
 	const tasks = videoTasks(sim);
 	tasks.callbacksEnabled = false;
 	const waiting = await runWorkflow(videoCallbackWorkflow({ waitOptions: { download: true } }), {
@@ -123,19 +119,36 @@ export async function runRace(
 	// Where each task became final in the simulator's request log (an index, not a time:
 	// a whole step can take less than a millisecond).
 	const finalAt: number[] = ALL.map(() => Infinity);
-	const finish = (item: number) => {
-		const task = tasks.tasks.get(ids[item])!;
-		finalAt[item] = sim.requests.length;
-		task.doneAfterMs = Date.now() - task.createdAt;
+	return {
+		waiting,
+		ids,
+		finalAt,
+		/** Ends the item's task at the gateway now (its record turns final). */
+		finish(item: number) {
+			const task = tasks.tasks.get(ids[item])!;
+			finalAt[item] = sim.requests.length;
+			task.doneAfterMs = Date.now() - task.createdAt;
+		},
+		/** Sends the items' callbacks together: the current records as bodies, on the given processes. */
+		async send(items: number[], bare = false, on: number[] = []): Promise<WaitingAnswer[]> {
+			return await Promise.all(
+				items.map(async (item, n): Promise<WaitingAnswer> => {
+					const record = tasks.record(tasks.tasks.get(ids[item])!);
+					const body = bare ? { id: record.id, status: record.status } : record;
+					return await n8n.deliver(waiting.executionId, { query, body, process: on[n] });
+				}),
+			);
+		},
 	};
-	const send = async (items: number[], bare = false, on: number[] = []) =>
-		await Promise.all(
-			items.map(async (item, n): Promise<WaitingAnswer> => {
-				const record = tasks.record(tasks.tasks.get(ids[item])!);
-				const body = bare ? { id: record.id, status: record.status } : record;
-				return await n8n.deliver(waiting.executionId, { query, body, process: on[n] });
-			}),
-		);
+}
+
+/** Runs one scenario: callbacks sent as the steps say, then a late round of all three. */
+export async function runRace(
+	sim: Simulator,
+	n8n: WaitingWebhookServer,
+	scenario: RaceScenario,
+): Promise<RaceFigures> {
+	const { waiting, ids, finalAt, finish, send } = await startRace(sim, n8n);
 	const answers: WaitingAnswer[] = [];
 	for (const step of scenario.steps) {
 		for (const item of step.finish ?? []) finish(item);
