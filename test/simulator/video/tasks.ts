@@ -10,6 +10,9 @@ import type { Simulator } from '../server';
  * prompt carries a trigger: `[fail]`, `[expire]` or `[cancel]`; `[after:<ms>]`
  * overrides when the task ends. Every status change is posted to the task's
  * https callback address (the body is the task record, as GET returns it).
+ * A delivery answered 5xx, or lost on the network, is tried again (the real
+ * gateway was seen retrying callbacks; its schedule is not published): up to
+ * `callbackAttempts` attempts, `callbackRetryDelayMs` apart.
  */
 
 export interface VideoTiming {
@@ -39,6 +42,8 @@ export interface CallbackDelivery {
 	url: string;
 	httpStatus?: number;
 	error?: string;
+	/** 1 for the first try of this status, 2 for its first retry... */
+	attempt: number;
 }
 
 const OUTCOME_TRIGGERS: Array<[string, SimTask['outcome']]> = [
@@ -54,6 +59,10 @@ export class VideoTasks {
 
 	/** Whether status changes are posted to callback addresses (off = the P2 bench's pure polling). */
 	callbacksEnabled = true;
+
+	callbackAttempts = 3;
+
+	callbackRetryDelayMs = 200;
 
 	readonly tasks = new Map<string, SimTask>();
 
@@ -120,7 +129,12 @@ export class VideoTasks {
 			due.map(async (task) => {
 				const record = this.record(task);
 				task.notified = String(record.status);
-				this.deliveries.push(await post(task.callbackUrl!, record));
+				for (let attempt = 1; attempt <= this.callbackAttempts; attempt++) {
+					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs));
+					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
+					this.deliveries.push(delivery);
+					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
+				}
 			}),
 		);
 		const open = [...this.tasks.values()].some((t) => t.callbackUrl && !isTerminal(t.notified));
@@ -143,7 +157,10 @@ const isTerminal = (status: string | undefined) =>
 	status === 'completed' || status === 'failed' || status === 'expired' || status === 'cancelled';
 
 /** One delivery; the self-signed certificate of local receivers is accepted (tests only). */
-async function post(url: string, record: Record<string, unknown>): Promise<CallbackDelivery> {
+async function post(
+	url: string,
+	record: Record<string, unknown>,
+): Promise<Omit<CallbackDelivery, 'attempt'>> {
 	const body = JSON.stringify(record);
 	const base = { id: String(record.id), status: String(record.status), url };
 	return await new Promise((resolve) => {
