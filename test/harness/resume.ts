@@ -283,7 +283,55 @@ export class WaitingExecutions {
 		const started = Date.now();
 		const answer = await this.answer(executionId, request);
 		this.deliveries.push({ ...answer, executionId, request: request.body, ms: Date.now() - started });
+		this.settle(executionId);
 		return answer;
+	}
+
+	/**
+	 * What n8n's WaitTracker does when `waitTill` passes: it resumes the saved
+	 * execution (if still waiting) without any webhook; n8n-core then disables
+	 * the waiting node, so its input items pass through. False if it was not waiting.
+	 */
+	async resumeAtWaitTill(executionId: string): Promise<boolean> {
+		const row = this.rows.get(executionId);
+		if (row?.status !== 'waiting') return false;
+		row.status = 'running';
+		await this.run(row, executionId, structuredClone(row.result.runExecutionData));
+		this.settle(executionId);
+		return true;
+	}
+
+	/** Runs a resumed execution to its end (or its next wait) and saves the result. */
+	private async run(row: ExecutionRow, executionId: string, data: IRunExecutionData): Promise<void> {
+		const { workflow } = row.result;
+		const types = await typesOfProcess(0);
+		const order: string[] = [];
+		const additionalData = buildAdditionalData({
+			executionId,
+			mode: row.result.run.mode,
+			workflow: toWorkflowBase({
+				id: workflow.id,
+				name: workflow.name ?? 'Harness workflow',
+				nodes: Object.values(workflow.nodes),
+				connections: workflow.connectionsBySourceNode,
+			}),
+			credentialsHelper: new HarnessCredentialsHelper(types, { ...this.options.credentials }),
+			instanceBaseUrl: this.options.instanceBaseUrl ?? 'http://localhost:5678',
+		});
+		additionalData.hooks?.addHandler('nodeExecuteAfter', (nodeName) => {
+			order.push(nodeName);
+		});
+		const run = await new WorkflowExecute(additionalData, row.result.run.mode, data).processRunExecutionData(
+			workflow,
+		);
+		row.result = toResult(run, workflow, executionId, order);
+		row.status = row.result.status === 'waiting' ? 'waiting' : 'ended';
+	}
+
+	/** Tells those waiting in `finished()` (once the request that ended it is logged). */
+	private settle(executionId: string): void {
+		const row = this.rows.get(executionId);
+		if (row?.status === 'ended') for (const settle of row.settle.splice(0)) settle(row.result);
 	}
 
 	private async answer(executionId: string, request: WaitingRequest): Promise<WaitingAnswer> {
@@ -349,15 +397,13 @@ export class WaitingExecutions {
 			connections: workflow.connectionsBySourceNode,
 		};
 		const mode = saved.run.mode;
-		const additional = () =>
-			buildAdditionalData({
-				executionId,
-				mode,
-				workflow: toWorkflowBase(base),
-				credentialsHelper,
-				instanceBaseUrl: this.options.instanceBaseUrl ?? 'http://localhost:5678',
-			});
-		const additionalData = additional();
+		const additionalData = buildAdditionalData({
+			executionId,
+			mode,
+			workflow: toWorkflowBase(base),
+			credentialsHelper,
+			instanceBaseUrl: this.options.instanceBaseUrl ?? 'http://localhost:5678',
+		});
 		const { res, written } = fakeResponse();
 		headers = written.headers;
 		additionalData.httpRequest = {
@@ -399,15 +445,7 @@ export class WaitingExecutions {
 		const entry = data.executionData!.nodeExecutionStack[0];
 		entry.data.main = result.workflowData;
 		entry.metadata = { ...entry.metadata, forwardAllOutputs: true };
-		const order: string[] = [];
-		const runData = additional();
-		runData.hooks?.addHandler('nodeExecuteAfter', (nodeName) => {
-			order.push(nodeName);
-		});
-		const run = await new WorkflowExecute(runData, mode, data).processRunExecutionData(workflow);
-		row.result = toResult(run, workflow, executionId, order);
-		row.status = row.result.status === 'waiting' ? 'waiting' : 'ended';
-		if (row.status === 'ended') for (const settle of row.settle.splice(0)) settle(row.result);
+		await this.run(row, executionId, data);
 		return {
 			status: own?.status ?? 200,
 			body: own ? own.body : { message: 'Workflow was started' },

@@ -182,23 +182,20 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		const waiting = await startWaiting(['long [after:600000]'], { waitOptions: { timeoutMinutes: 1 } });
 		const created = waiting.runExecutionData.waitTill!.getTime() - 60_000;
 		expect(Math.abs(created - Date.now())).toBeLessThan(5_000);
-		// What n8n's WaitTracker does at waitTill: run the saved execution again.
-		const { WorkflowExecute } = await import('n8n-core');
-		const { buildAdditionalData, toWorkflowBase } = await import('../harness/additional-data');
-		const { HarnessCredentialsHelper, HarnessNodeTypes } = await import('../harness');
-		const data = structuredClone(waiting.runExecutionData);
-		const additionalData = buildAdditionalData({
-			executionId: waiting.executionId,
-			mode: 'manual',
-			workflow: toWorkflowBase(workflow()),
-			credentialsHelper: new HarnessCredentialsHelper(await HarnessNodeTypes.load(), sim.credentials()),
-			instanceBaseUrl: n8n.url,
-		});
-		const run = await new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(
-			waiting.workflow,
-		);
-		const output = run.data.resultData.runData[NODE].at(-1)!.data!.main[0]!;
+		// What n8n's WaitTracker does at waitTill: resume the saved execution, no webhook.
+		expect(await n8n.resumeAtWaitTill(waiting.executionId)).toBe(true);
+		const done = await n8n.finished(waiting.executionId);
+		expect(done.status).toBe('success');
+		const output = done.output(NODE);
 		expect(output.map((item) => item.json)).toEqual([{ prompt: 'long [after:600000]', n: 0 }]);
 		expect(output[0].json).not.toHaveProperty('waitInfo');
+		expect(done.output('After')).toHaveLength(1);
+		// The task's callback, when it finally comes, finds the execution ended: n8n's 409.
+		const id = String(waiting.output(NODE)[0].json.id);
+		const late = await n8n.deliver(waiting.executionId, {
+			query: { signature: waiting.runExecutionData.resumeToken! },
+			body: { id, status: 'completed', data: { url: `${sim.url}/files/videos/${id}.mp4` } },
+		});
+		expect(late).toMatchObject({ status: 409, resumed: false });
 	});
 });
