@@ -1,7 +1,7 @@
-import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { VideoModel } from './catalog';
-import { videoCatalog } from './catalog';
+import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 
 /**
  * The video form, built from the catalog: a field appears only for the
@@ -9,13 +9,12 @@ import { videoCatalog } from './catalog';
  * exactly the chosen model's values. Shared by Create and Create and Wait.
  */
 
-const forModels = (predicate: (model: VideoModel) => boolean, orUncatalogued = false) => {
-	const conditions: DisplayCondition[] = [
-		...videoCatalog.showFor(predicate),
-		...(orUncatalogued ? videoCatalog.uncatalogued() : []),
-	];
-	return { show: { model: conditions } };
-};
+/**
+ * Shown for the catalogued models `predicate` selects, and for an ID the
+ * catalog does not know when the generic rules (GENERIC_VIDEO_MODEL) accept it.
+ */
+export const forModels = (predicate: (model: VideoModel) => boolean) =>
+	videoCatalog.displayFor(predicate, { unknown: predicate(GENERIC_VIDEO_MODEL) });
 
 const optionList = (values: readonly string[]): INodePropertyOptions[] => [
 	{ name: 'Model Default', value: '' },
@@ -38,7 +37,7 @@ function enumFields(
 		options: optionList(values),
 		default: '',
 		description,
-		displayOptions: forModels((model) => valuesOf(model).join('|') === key),
+		displayOptions: videoCatalog.displayFor((model) => valuesOf(model).join('|') === key),
 	}));
 	const free: INodeProperties = {
 		displayName,
@@ -46,7 +45,7 @@ function enumFields(
 		type: 'string',
 		default: '',
 		description: `${description} (sent as typed for a model this node does not know)`,
-		displayOptions: { show: { model: videoCatalog.uncatalogued() } },
+		displayOptions: videoCatalog.displayFor(() => false, { unknown: true }),
 	};
 	return [...lists, free];
 }
@@ -108,7 +107,7 @@ export const generationFields: INodeProperties[] = [
 		default: '',
 		description:
 			'Whether the video gets a soundtrack. The default depends on the model and the upstream account.',
-		displayOptions: forModels((m) => m.generateAudio, true),
+		displayOptions: forModels((m) => m.generateAudio),
 	},
 	{
 		displayName: 'First Frame Image URL',
@@ -117,7 +116,7 @@ export const generationFields: INodeProperties[] = [
 		default: '',
 		description:
 			'Image the video starts from. Cannot be combined with References (frame mode and reference mode are exclusive).',
-		displayOptions: forModels((m) => m.frames.first, true),
+		displayOptions: forModels((m) => m.frames.first),
 	},
 	{
 		displayName: 'Last Frame Image URL',
@@ -125,7 +124,7 @@ export const generationFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Image the video ends on',
-		displayOptions: forModels((m) => m.frames.last, true),
+		displayOptions: forModels((m) => m.frames.last),
 	},
 	{
 		displayName: 'References',
@@ -136,7 +135,7 @@ export const generationFields: INodeProperties[] = [
 		default: {},
 		description:
 			'Reference material (reference mode). Limits: vidA-2.5 50, vidA-2.0 15; vidB 7 pictures (vidB-1.5: 1 picture + up to 3 voices; vidB: 1 source video to extend); vidC 1-9 images (vidC-1.0 editor: 1 source video + up to 5 images); vidD-h3 9 images, 3 videos, 3 audios.',
-		displayOptions: forModels((m) => m.references.max > 0, true),
+		displayOptions: forModels((m) => m.references.max > 0),
 		options: [
 			{
 				displayName: 'Reference',
