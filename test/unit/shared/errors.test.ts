@@ -1,12 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import {
-	describeGatewayError,
-	hintForStatus,
-	parseErrorBody,
-	toNodeApiError,
-} from '../../../nodes/shared/errors';
+import { describeGatewayError, hintForStatus, parseErrorBody, toNodeApiError } from '../../../nodes/shared/errors';
 
 const node: INode = {
 	id: '1',
@@ -25,47 +20,22 @@ describe('describeGatewayError: the envelope and the status reach the user (R8)'
 	const rows: Array<[string, Parameters<typeof describeGatewayError>[0], Record<string, unknown>]> = [
 		[
 			'envelope members',
-			{
-				status: 400,
-				body: envelope('n must be 1 for legacyimg-3', 'invalid_request_error', 'invalid_value', 'n'),
-			},
-			{
-				status: 400,
-				message: 'n must be 1 for legacyimg-3',
-				type: 'invalid_request_error',
-				code: 'invalid_value',
-				param: 'n',
-			},
+			{ status: 400, body: envelope('n must be 1 for legacyimg-3', 'invalid_request_error', 'invalid_value', 'n') },
+			{ status: 400, message: 'n must be 1 for legacyimg-3', type: 'invalid_request_error', code: 'invalid_value', param: 'n' },
 		],
 		[
 			'envelope as a JSON string body',
-			{
-				status: 401,
-				body: JSON.stringify(envelope('bad token', 'authentication_error', 'invalid_token', '')),
-			},
-			{
-				status: 401,
-				message: 'bad token',
-				type: 'authentication_error',
-				code: 'invalid_token',
-				param: undefined,
-			},
+			{ status: 401, body: JSON.stringify(envelope('bad token', 'authentication_error', 'invalid_token', '')) },
+			{ status: 401, message: 'bad token', type: 'authentication_error', code: 'invalid_token', param: undefined },
 		],
 		[
 			'envelope as bytes',
-			{
-				status: 402,
-				body: Buffer.from(JSON.stringify(envelope('no credit', 'insufficient_quota', 'quota', ''))),
-			},
+			{ status: 402, body: Buffer.from(JSON.stringify(envelope('no credit', 'insufficient_quota', 'quota', ''))) },
 			{ status: 402, message: 'no credit', type: 'insufficient_quota', code: 'quota' },
 		],
 		[
 			'request id from the x-request-id header',
-			{
-				status: 500,
-				headers: { 'X-Request-Id': 'req_123' },
-				body: envelope('upstream failed', 'api_error', 'upstream', ''),
-			},
+			{ status: 500, headers: { 'X-Request-Id': 'req_123' }, body: envelope('upstream failed', 'api_error', 'upstream', '') },
 			{ requestId: 'req_123', message: 'upstream failed' },
 		],
 		[

@@ -9,20 +9,8 @@ describe('retryDelay: which failures are tried again (PERFORMANCE.md R1, R2)', (
 		// reads
 		['read 429 without Retry-After backs off', 'read', 1, { status: 429 }, 500],
 		['read 429 honours Retry-After seconds', 'read', 1, { status: 429, retryAfter: '2' }, 2000],
-		[
-			'read 429 honours Retry-After as HTTP date',
-			'read',
-			1,
-			{ status: 429, retryAfter: new Date(NOW + 5000).toUTCString() },
-			5000,
-		],
-		[
-			'read 429 with Retry-After above 60 s is final',
-			'read',
-			1,
-			{ status: 429, retryAfter: '61' },
-			undefined,
-		],
+		['read 429 honours Retry-After as HTTP date', 'read', 1, { status: 429, retryAfter: new Date(NOW + 5000).toUTCString() }, 5000],
+		['read 429 with Retry-After above 60 s is final', 'read', 1, { status: 429, retryAfter: '61' }, undefined],
 		['read 429 with Retry-After of exactly 60 s waits', 'read', 1, { status: 429, retryAfter: '60' }, 60000],
 		['read 500 backs off', 'read', 1, { status: 500 }, 500],
 		['read 502 second attempt backs off longer', 'read', 2, { status: 502 }, 1000],
