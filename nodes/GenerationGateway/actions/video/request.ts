@@ -1,18 +1,26 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { readModelForm } from '../../../shared/modelFields';
 import { assertValid } from '../../../shared/validation';
+import { videoCatalog } from './catalog';
+import { generationFields } from './fields';
+import { createOptionsField } from './options';
 import type { VideoExtensionsInput, VideoInput, VideoReferenceInput } from './body';
 import { VIDEO_LABELS, buildVideoBody, videoBodySchema, videoModelFor } from './body';
 import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 
 /** Reads the Create form for one item, builds the body, merges Additional Body Fields, checks it all. */
+/** The Create form as each item's model sees it: a field the model rejects is refused (shared/modelFields). */
+const VIDEO_FORM = { properties: [...generationFields, createOptionsField], catalog: videoCatalog };
+
 export function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const text = (name: string) => String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	const model = String(ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '').trim();
+	const form = readModelForm(ctx, itemIndex, VIDEO_FORM, model);
+	const text = (name: string) => String(form.value(name, '') ?? '').trim();
 	const duration = Number(ctx.getNodeParameter('duration', itemIndex, 0));
 	const audio = text('generateAudio');
 	const references = (
-		(ctx.getNodeParameter('references', itemIndex, {}) as IDataObject).reference as IDataObject[] | undefined
+		(form.value('references', {}) as IDataObject).reference as IDataObject[] | undefined
 	)?.map(
 		(ref): VideoReferenceInput => ({
 			kind: ref.kind as VideoReferenceInput['kind'],
@@ -21,7 +29,7 @@ export function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): IDataO
 			voiceId: String(ref.voiceId ?? '').trim() || undefined,
 		}),
 	);
-	const options = ctx.getNodeParameter('videoOptions', itemIndex, {}) as IDataObject;
+	const options = form.collection('videoOptions');
 	const extensions: VideoExtensionsInput = {
 		cameraFixed: options.cameraFixed as boolean | undefined,
 		watermark: options.watermark as boolean | undefined,
