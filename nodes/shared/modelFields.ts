@@ -121,10 +121,12 @@ export function readModelForm(
 		return id === formModel ? `the model "${id}"` : `the model "${id}" (read as ${formModel})`;
 	};
 	const refuse = (definitions: Gated[], value: unknown): never => {
+		const text = JSON.stringify(value) ?? String(value);
+		const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
 		throw refusal(
 			ctx.getNode(),
 			definitions[0].property.displayName,
-			`${who()} does not accept this field, and it is set to ${JSON.stringify(value)}. Leave it at its default or choose a model that accepts it.`,
+			`${who()} does not accept this field, and it is set to ${shown}. Leave it at its default or choose a model that accepts it.`,
 			itemIndex,
 		);
 	};
