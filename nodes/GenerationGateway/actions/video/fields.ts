@@ -17,6 +17,11 @@ const forModels = (predicate: (model: VideoModel) => boolean, orUncatalogued = f
 	return { show: { model: conditions } };
 };
 
+const FRAME_SOURCES: INodePropertyOptions[] = [
+	{ name: 'Image URL', value: 'url' },
+	{ name: 'Input Binary Field', value: 'binary' },
+];
+
 const optionList = (values: readonly string[]): INodePropertyOptions[] => [
 	{ name: 'Model Default', value: '' },
 	...values.map((value) => ({ name: value, value })),
@@ -111,13 +116,43 @@ export const generationFields: INodeProperties[] = [
 		displayOptions: forModels((m) => m.generateAudio, true),
 	},
 	{
+		displayName: 'First Frame Source',
+		name: 'firstFrameSource',
+		type: 'options',
+		options: FRAME_SOURCES,
+		default: 'url',
+		description:
+			'Where the first frame comes from: an address, or a binary of the input item (e.g. the image a previous step generated), sent as a data URL',
+		displayOptions: forModels((m) => m.frames.first, true),
+	},
+	{
 		displayName: 'First Frame Image URL',
 		name: 'firstFrameUrl',
 		type: 'string',
 		default: '',
 		description:
 			'Image the video starts from. Cannot be combined with References (frame mode and reference mode are exclusive).',
-		displayOptions: forModels((m) => m.frames.first, true),
+		displayOptions: { show: { ...forModels((m) => m.frames.first, true).show, firstFrameSource: ['url'] } },
+	},
+	{
+		displayName: 'First Frame Input Binary Field',
+		name: 'firstFrameBinary',
+		type: 'string',
+		default: 'data',
+		description:
+			'Binary property of the input item holding the first frame (an image). Cannot be combined with References.',
+		displayOptions: {
+			show: { ...forModels((m) => m.frames.first, true).show, firstFrameSource: ['binary'] },
+		},
+	},
+	{
+		displayName: 'Last Frame Source',
+		name: 'lastFrameSource',
+		type: 'options',
+		options: FRAME_SOURCES,
+		default: 'url',
+		description: 'Where the last frame comes from: an address, or a binary of the input item',
+		displayOptions: forModels((m) => m.frames.last, true),
 	},
 	{
 		displayName: 'Last Frame Image URL',
@@ -125,7 +160,17 @@ export const generationFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Image the video ends on',
-		displayOptions: forModels((m) => m.frames.last, true),
+		displayOptions: { show: { ...forModels((m) => m.frames.last, true).show, lastFrameSource: ['url'] } },
+	},
+	{
+		displayName: 'Last Frame Input Binary Field',
+		name: 'lastFrameBinary',
+		type: 'string',
+		default: 'data',
+		description: 'Binary property of the input item holding the last frame (an image)',
+		displayOptions: {
+			show: { ...forModels((m) => m.frames.last, true).show, lastFrameSource: ['binary'] },
+		},
 	},
 	{
 		displayName: 'References',
@@ -143,38 +188,31 @@ export const generationFields: INodeProperties[] = [
 				name: 'reference',
 				values: [
 					{
+						displayName: 'Input Binary Field',
+						name: 'binaryProperty',
+						type: 'string',
+						default: 'data',
+						description: 'Binary property of the input item holding the image, video or audio file',
+					},
+					{
 						displayName: 'Material Type',
 						name: 'kind',
 						type: 'options',
 						options: [
-							{ name: 'Image', value: 'image' },
-							{ name: 'Video', value: 'video' },
-							{ name: 'Audio', value: 'audio' },
+							{
+								name: 'Image',
+								value: 'image',
+							},
+							{
+								name: 'Video',
+								value: 'video',
+							},
+							{
+								name: 'Audio',
+								value: 'audio',
+							},
 						],
 						default: 'image',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
-						default: '',
-						description: 'Address of the image, video or audio file',
-					},
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{ name: 'First Clip (Extend)', value: 'first_clip' },
-							{ name: 'Inferred From Material Type', value: '' },
-							{ name: 'Reference Audio', value: 'reference_audio' },
-							{ name: 'Reference Image', value: 'reference_image' },
-							{ name: 'Reference Video', value: 'reference_video' },
-							{ name: 'Source Video (Edit)', value: 'source_video' },
-						],
-						default: '',
-						description:
-							'How the model uses the item. vidA: all five; vidB: reference image, source video, first clip, reference audio; vidC: reference image, source video; vidD: reference image/video/audio.',
 					},
 					{
 						displayName: 'Preset Voice ID',
@@ -183,7 +221,64 @@ export const generationFields: INodeProperties[] = [
 						default: '',
 						description: 'Only for audio items on models with voice references (vidB-1.5)',
 					},
-				],
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{
+								name: 'First Clip (Extend)',
+								value: 'first_clip',
+							},
+							{
+								name: 'Inferred From Material Type',
+								value: '',
+							},
+							{
+								name: 'Reference Audio',
+								value: 'reference_audio',
+							},
+							{
+								name: 'Reference Image',
+								value: 'reference_image',
+							},
+							{
+								name: 'Reference Video',
+								value: 'reference_video',
+							},
+							{
+								name: 'Source Video (Edit)',
+								value: 'source_video',
+							},
+					],
+						default: '',
+						description: 'How the model uses the item. vidA:	all five;	vidB:	reference image, source video, first clip, reference audio;	vidC:	reference image, source video;	vidD:	reference image/video/audio.',
+					},
+					{
+						displayName: 'Source',
+						name: 'source',
+						type: 'options',
+						options: [
+							{
+								name: 'URL',
+								value: 'url',
+							},
+							{
+								name: 'Input Binary Field',
+								value: 'binary',
+							},
+					],
+						default: 'url',
+						description: 'An address, or a binary of the input item (sent as a data URL;	its MIME type must match the Material Type)',
+					},
+					{
+						displayName: 'URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						description: 'Address of the image, video or audio file',
+					},
+			],
 			},
 		],
 	},

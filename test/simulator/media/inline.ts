@@ -1,0 +1,43 @@
+import { invalid } from '../http';
+
+/**
+ * Checks of media sent inline (as a `data:` URL or as base64 text), shared
+ * by the video, message and cached-content routes: the text must be strict
+ * base64 that decodes to bytes, and the declared MIME type must fit the
+ * member (an image for a frame, a PDF for a document, ...).
+ */
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const MIME = /^[a-z]+\/[a-z0-9.+-]+$/i;
+
+/** Strict base64 check without building a second copy: the pattern runs over the text as it is. */
+export function checkBase64(param: string, text: unknown): number {
+	if (typeof text !== 'string' || !text.length) invalid(param, `${param}: base64 data is required`);
+	if (text.length % 4 !== 0 || !BASE64.test(text)) invalid(param, `${param}: is not valid base64`);
+	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+	return (text.length / 4) * 3 - padding;
+}
+
+export function checkMime(param: string, mimeType: unknown, accepts: (mime: string) => boolean): string {
+	if (typeof mimeType !== 'string' || !MIME.test(mimeType))
+		invalid(param, `${param}: a MIME type is required`);
+	if (!accepts(mimeType.toLowerCase())) invalid(param, `${param}: ${mimeType} is not accepted here`);
+	return mimeType.toLowerCase();
+}
+
+/**
+ * A URL member that may carry a data URL: an http(s) address is accepted as
+ * is; a `data:` URL must be `data:<mime>;base64,<base64>` with a MIME type of
+ * `kind` (image, video or audio). Returns the decoded size of a data URL.
+ */
+export function checkMediaUrl(param: string, url: string, kind: string): number | undefined {
+	if (!url.startsWith('data:')) {
+		if (!/^https?:\/\//i.test(url)) invalid(param, `${param}: must be an http(s) URL or a data URL`);
+		return undefined;
+	}
+	const comma = url.indexOf(',');
+	const header = comma < 0 ? '' : url.slice(5, comma);
+	if (!header.endsWith(';base64')) invalid(param, `${param}: a data URL must be data:<mime>;base64,<data>`);
+	checkMime(param, header.slice(0, -';base64'.length), (mime) => mime.startsWith(`${kind}/`));
+	return checkBase64(param, url.slice(comma + 1));
+}
