@@ -92,8 +92,9 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		expect(sent).toMatchObject({ model: 'imagegen-2', prompt: 'a lighthouse at dawn', size: '1024x1024' });
 		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
 		expect(answer.files).toEqual([
-			{ binaryProperty: 'data', fileName: 'image-1.png', mimeType: 'image/png', fileSize: expect.anything() },
+			{ binaryProperty: 'data', fileName: 'image-1.png', mimeType: 'image/png', fileSize: expect.any(Number) },
 		]);
+		expect(answer.files[0].fileSize).toBeGreaterThan(1000);
 		expect(answer.data).toEqual([{ binaryProperty: 'data' }]);
 		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/); // no Base64 text anywhere
 	});
