@@ -47,8 +47,20 @@ const CORRECTIONS: Array<{ scope: string; model: string; add: string[] }> = [
 	})),
 );
 
+/**
+ * Fields added after the table was recorded (issue 11, frames from a binary):
+ * a Source selector right before each frame's URL field, shown wherever that
+ * URL field is (its default, Image URL, keeps the URL field shown).
+ */
+const ADDED_BEFORE: Record<string, string> = {
+	'firstFrameUrl:string': 'firstFrameSource:options[url,binary]',
+	'lastFrameUrl:string': 'lastFrameSource:options[url,binary]',
+};
+
 function expected(scope: string, model: string): string[] {
-	const fields = [...recorded[scope][model]];
+	const fields = recorded[scope][model].flatMap((field) =>
+		ADDED_BEFORE[field] ? [ADDED_BEFORE[field], field] : [field],
+	);
 	for (const correction of CORRECTIONS) {
 		if (correction.scope !== scope || correction.model !== model) continue;
 		// The options of a collection keep their declared order: insert each after its predecessor there.

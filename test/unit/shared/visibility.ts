@@ -94,6 +94,10 @@ export function shownFields(scope: Scope, model: string): string[] {
 		...scope.collectionValues,
 	};
 	const description = nodeDescription();
+	// As in the editor, a parameter not set yet holds its default (e.g. a frame's Source: Image URL).
+	for (const property of description.properties) {
+		if (!(property.name in root)) root[property.name] = property.default;
+	}
 	const shown: string[] = [];
 	for (const property of description.properties) {
 		if (['resource', 'operation', 'model'].includes(property.name)) continue;

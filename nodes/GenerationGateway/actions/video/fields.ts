@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { VideoModel } from './catalog';
+import type { DisplayForOptions } from '../../../shared/catalog';
 import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 
 /**
@@ -13,8 +14,13 @@ import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
  * Shown for the catalogued models `predicate` selects, and for an ID the
  * catalog does not know when the generic rules (GENERIC_VIDEO_MODEL) accept it.
  */
-export const forModels = (predicate: (model: VideoModel) => boolean) =>
-	videoCatalog.displayFor(predicate, { unknown: predicate(GENERIC_VIDEO_MODEL) });
+export const forModels = (predicate: (model: VideoModel) => boolean, show?: DisplayForOptions['show']) =>
+	videoCatalog.displayFor(predicate, { unknown: predicate(GENERIC_VIDEO_MODEL), show });
+
+const FRAME_SOURCES: INodePropertyOptions[] = [
+	{ name: 'Image URL', value: 'url' },
+	{ name: 'Input Binary Field', value: 'binary' },
+];
 
 const optionList = (values: readonly string[]): INodePropertyOptions[] => [
 	{ name: 'Model Default', value: '' },
@@ -110,13 +116,41 @@ export const generationFields: INodeProperties[] = [
 		displayOptions: forModels((m) => m.generateAudio),
 	},
 	{
+		displayName: 'First Frame Source',
+		name: 'firstFrameSource',
+		type: 'options',
+		options: FRAME_SOURCES,
+		default: 'url',
+		description:
+			'Where the first frame comes from: an address, or a binary of the input item (e.g. the image a previous step generated), sent as a data URL',
+		displayOptions: forModels((m) => m.frames.first),
+	},
+	{
 		displayName: 'First Frame Image URL',
 		name: 'firstFrameUrl',
 		type: 'string',
 		default: '',
 		description:
 			'Image the video starts from. Cannot be combined with References (frame mode and reference mode are exclusive).',
-		displayOptions: forModels((m) => m.frames.first),
+		displayOptions: forModels((m) => m.frames.first, { firstFrameSource: ['url'] }),
+	},
+	{
+		displayName: 'First Frame Input Binary Field',
+		name: 'firstFrameBinary',
+		type: 'string',
+		default: 'data',
+		description:
+			'Binary property of the input item holding the first frame (an image). Cannot be combined with References.',
+		displayOptions: forModels((m) => m.frames.first, { firstFrameSource: ['binary'] }),
+	},
+	{
+		displayName: 'Last Frame Source',
+		name: 'lastFrameSource',
+		type: 'options',
+		options: FRAME_SOURCES,
+		default: 'url',
+		description: 'Where the last frame comes from: an address, or a binary of the input item',
+		displayOptions: forModels((m) => m.frames.last),
 	},
 	{
 		displayName: 'Last Frame Image URL',
@@ -124,7 +158,15 @@ export const generationFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Image the video ends on',
-		displayOptions: forModels((m) => m.frames.last),
+		displayOptions: forModels((m) => m.frames.last, { lastFrameSource: ['url'] }),
+	},
+	{
+		displayName: 'Last Frame Input Binary Field',
+		name: 'lastFrameBinary',
+		type: 'string',
+		default: 'data',
+		description: 'Binary property of the input item holding the last frame (an image)',
+		displayOptions: forModels((m) => m.frames.last, { lastFrameSource: ['binary'] }),
 	},
 	{
 		displayName: 'References',
@@ -142,38 +184,31 @@ export const generationFields: INodeProperties[] = [
 				name: 'reference',
 				values: [
 					{
+						displayName: 'Input Binary Field',
+						name: 'binaryProperty',
+						type: 'string',
+						default: 'data',
+						description: 'Binary property of the input item holding the image, video or audio file',
+					},
+					{
 						displayName: 'Material Type',
 						name: 'kind',
 						type: 'options',
 						options: [
-							{ name: 'Image', value: 'image' },
-							{ name: 'Video', value: 'video' },
-							{ name: 'Audio', value: 'audio' },
+							{
+								name: 'Image',
+								value: 'image',
+							},
+							{
+								name: 'Video',
+								value: 'video',
+							},
+							{
+								name: 'Audio',
+								value: 'audio',
+							},
 						],
 						default: 'image',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
-						default: '',
-						description: 'Address of the image, video or audio file',
-					},
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{ name: 'First Clip (Extend)', value: 'first_clip' },
-							{ name: 'Inferred From Material Type', value: '' },
-							{ name: 'Reference Audio', value: 'reference_audio' },
-							{ name: 'Reference Image', value: 'reference_image' },
-							{ name: 'Reference Video', value: 'reference_video' },
-							{ name: 'Source Video (Edit)', value: 'source_video' },
-						],
-						default: '',
-						description:
-							'How the model uses the item. vidA: all five; vidB: reference image, source video, first clip, reference audio; vidC: reference image, source video; vidD: reference image/video/audio.',
 					},
 					{
 						displayName: 'Preset Voice ID',
@@ -181,6 +216,65 @@ export const generationFields: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'Only for audio items on models with voice references (vidB-1.5)',
+					},
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{
+								name: 'First Clip (Extend)',
+								value: 'first_clip',
+							},
+							{
+								name: 'Inferred From Material Type',
+								value: '',
+							},
+							{
+								name: 'Reference Audio',
+								value: 'reference_audio',
+							},
+							{
+								name: 'Reference Image',
+								value: 'reference_image',
+							},
+							{
+								name: 'Reference Video',
+								value: 'reference_video',
+							},
+							{
+								name: 'Source Video (Edit)',
+								value: 'source_video',
+							},
+						],
+						default: '',
+						description:
+							'How the model uses the item. vidA:	all five;	vidB:	reference image, source video, first clip, reference audio;	vidC:	reference image, source video;	vidD:	reference image/video/audio.',
+					},
+					{
+						displayName: 'Source',
+						name: 'source',
+						type: 'options',
+						options: [
+							{
+								name: 'URL',
+								value: 'url',
+							},
+							{
+								name: 'Input Binary Field',
+								value: 'binary',
+							},
+						],
+						default: 'url',
+						description:
+							'An address, or a binary of the input item (sent as a data URL;	its MIME type must match the Material Type)',
+					},
+					{
+						displayName: 'URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						description: 'Address of the image, video or audio file',
 					},
 				],
 			},
