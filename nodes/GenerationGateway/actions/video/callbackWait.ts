@@ -81,7 +81,7 @@ export async function startCallbackWait(ctx: IExecuteFunctions): Promise<INodeEx
 		readRequestSettings(ctx, 0).maxConcurrency,
 		async (itemIndex): Promise<{ slot: TaskSlot; json: IDataObject }> => {
 			try {
-				const body = { ...readVideoBody(ctx, itemIndex), [VIDEO_CALLBACK_URL]: decision.resumeUrl };
+				const body = { ...(await readVideoBody(ctx, itemIndex)), [VIDEO_CALLBACK_URL]: decision.resumeUrl };
 				const timeoutMs = readRequestSettings(ctx, itemIndex).timeoutMs;
 				const task = await createTask(ctx, itemIndex, body, timeoutMs);
 				return { slot: task.id, json: task };
