@@ -163,8 +163,10 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (verdict.action === 'ignore') return answer(200, { received: true, ignored: verdict.reason });
 	if (verdict.action === 'wait') return answer(200, { received: true, waiting: verdict.reason });
 
+	// The wait's identity: a task id is unique even where n8n gives no execution id.
+	const firstTask = state.slots.find((slot) => typeof slot === 'string');
 	const memory = callbackMemory.of(
-		`${ctx.getExecutionId()}|${ctx.getNode().id}|${state.startedAt}`,
+		`${ctx.getExecutionId()}|${ctx.getNode().id}|${state.startedAt}|${String(firstTask)}`,
 		systemClock.now(),
 	);
 	if (isWholeFinalRecord(claim.record)) memory.finals.set(claim.id, claim.record);
