@@ -9,8 +9,9 @@
  * `runWorkflow(json, { startNode: <trigger>, input: workflowData[0], mode: 'webhook' })`,
  * since n8n-core passes a webhook node's input through as its output.
  *
- * `deliverToWaiting` / `WaitingWebhookServer` (below) resume `waiting`
- * executions the way n8n's waiting-webhook route does.
+ * `WaitingExecutions` (below; `WaitingWebhookServer` puts it behind https,
+ * `deliverToWaiting` for one request) resume `waiting` executions the way
+ * n8n 2.x's waiting-webhook route does, concurrent requests included.
  */
 import type {
 	IDataObject,
@@ -20,7 +21,7 @@ import type {
 	IWebhookResponseData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { cpSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { UserError, Workflow } from 'n8n-workflow';
@@ -459,20 +460,30 @@ export class WaitingExecutions {
 
 const processTypes = new Map<number, Promise<HarnessNodeTypes>>();
 
-/** The package as n8n process `process` loaded it (see WaitingRequest.process). */
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The package as n8n process `serving` loaded it (see WaitingRequest.process). */
 async function typesOfProcess(serving: number): Promise<HarnessNodeTypes> {
 	if (serving === 0) return await (typesPromise ??= HarnessNodeTypes.load());
 	let types = processTypes.get(serving);
 	if (!types) {
 		// Inside the repository's node_modules, so the copy resolves the same n8n-workflow;
-		// one folder per test process (jest runs test files in parallel workers).
-		const root = join(
-			PACKAGE_ROOT,
-			'node_modules',
-			'.cache',
-			'harness-processes',
-			`${process.pid}-${serving}`,
-		);
+		// one folder per test process (jest runs test files in parallel workers). Copies
+		// left by test processes that have ended are removed.
+		const copies = join(PACKAGE_ROOT, 'node_modules', '.cache', 'harness-processes');
+		mkdirSync(copies, { recursive: true });
+		for (const name of readdirSync(copies)) {
+			if (!isRunning(Number(name.split('-')[0])))
+				rmSync(join(copies, name), { recursive: true, force: true });
+		}
+		const root = join(copies, `${process.pid}-${serving}`);
 		rmSync(root, { recursive: true, force: true });
 		mkdirSync(root, { recursive: true });
 		cpSync(join(PACKAGE_ROOT, 'dist'), join(root, 'dist'), { recursive: true });
