@@ -39,6 +39,61 @@ const SERVER_HINT =
 const NETWORK_HINT =
 	'No answer arrived from the gateway. Check the Base URL, the network between n8n and the gateway, and "Request Timeout".';
 
+/** Node error codes of a connection that was never opened: the request did not leave. */
+const NOT_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * What happened to a request that got no answer, in words, instead of the
+ * HTTP library's text ("aborted", "socket hang up", "The connection was
+ * aborted, perhaps the server is offline").
+ */
+export function describeNetworkFailure(failure: {
+	code?: string;
+	message?: string;
+	/** The attempt lasted its whole deadline. */
+	timedOut?: boolean;
+	timeoutMs: number;
+}): string {
+	const { code, message, timedOut, timeoutMs } = failure;
+	if (timedOut || code === 'ETIMEDOUT' || code === 'ERR_SOCKET_CONNECTION_TIMEOUT') {
+		return `No answer arrived within Request Timeout (${seconds(timeoutMs)})`;
+	}
+	if (code && NOT_OPENED.has(code)) {
+		return `The gateway could not be reached (${code}); the request was not sent`;
+	}
+	if (code || /aborted|hang up|closed|reset/i.test(message ?? '')) {
+		return `The connection to the gateway closed before its answer arrived${code ? ` (${code})` : ''}`;
+	}
+	return message || 'No answer arrived from the gateway';
+}
+
+/** What to do when a request that costs credit may have been done: the general case. */
+export const MAYBE_CHARGED_ADVICE =
+	"Check the account before running this item again (Account → Get Balance, or the gateway's usage records): a second request is charged again.";
+
+/**
+ * Rewrites the details of a failed request that costs credit and may have
+ * reached the gateway (a 5xx, a timeout, a connection closed after sending):
+ * the message says first that the work may have been done and charged for,
+ * and the hint says what to do instead of retrying.
+ */
+export function maybeCharged(
+	details: GatewayErrorDetails,
+	advice = MAYBE_CHARGED_ADVICE,
+): GatewayErrorDetails {
+	const what =
+		details.status !== undefined
+			? `the gateway answered HTTP ${details.status}${details.message ? ` (${details.message})` : ''}`
+			: details.message.charAt(0).toLowerCase() + details.message.slice(1);
+	return {
+		...details,
+		message: `The gateway may have done this work and charged for it: ${what}`,
+		hint: `${advice} Do not simply run it again.`,
+	};
+}
+
 export function hintForStatus(status: number | undefined): string {
 	if (status === undefined) return NETWORK_HINT;
 	if (status >= 500) return SERVER_HINT;

@@ -34,7 +34,7 @@ export function isDoneSentinel(event: SseEvent): boolean {
 export async function assembleStream(
 	body: AsyncIterable<Uint8Array | string>,
 	assembler: StreamAssembler,
-	options: { node: INode; itemIndex?: number; idleMs?: number; what: string },
+	options: { node: INode; itemIndex?: number; idleMs?: number; timeoutMs?: number; what: string },
 ): Promise<Record<string, unknown>> {
 	for await (const event of readSseEvents(body, options)) {
 		if (isDoneSentinel(event)) continue;

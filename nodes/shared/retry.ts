@@ -41,6 +41,17 @@ const MAYBE_SENT_CODES = new Set([
 	'UND_ERR_SOCKET',
 ]);
 
+/**
+ * Whether a failed request may have been received and acted on by the gateway:
+ * any 5xx (the work may have run before the failure), or no answer at all for
+ * another reason than a connection that was never opened (a timeout, a reset,
+ * a closed socket). A 4xx, 429 included, is a refusal: nothing was done.
+ */
+export function mayHaveBeenProcessed(failure: FailedAttempt): boolean {
+	if (failure.status !== undefined) return failure.status >= 500;
+	return !NOT_SENT_CODES.has(failure.networkCode ?? '');
+}
+
 export function isRetryableStatus(status: number): boolean {
 	return status === 408 || status === 429 || status >= 500;
 }

@@ -119,7 +119,19 @@ export class SseDecoder {
 }
 
 /** Why a stream failed; kept on the error's context for callers and tests. */
-export type SseFailure = 'idle' | 'malformed' | 'truncated' | 'upstream';
+export type SseFailure = 'idle' | 'timeout' | 'broken' | 'malformed' | 'truncated' | 'upstream';
+
+const UNFINISHED =
+	"The gateway may have done this work and charged for it although the stream did not finish: check the account before running the item again (Account → Get Balance, or the gateway's usage records).";
+
+const SSE_FAILURE_HINTS: Record<SseFailure, string> = {
+	idle: `${UNFINISHED} If the model is slow to answer, turn streaming off for this request.`,
+	timeout: `${UNFINISHED} For long answers raise "Request Timeout" (Request Options).`,
+	broken: `${UNFINISHED} The connection broke: check the network between n8n and the gateway.`,
+	truncated: `${UNFINISHED} If it repeats, turn streaming off.`,
+	malformed: 'The gateway sent a stream this node could not read. If it repeats, turn streaming off.',
+	upstream: 'The gateway reported an error in the stream; the message says what it was.',
+};
 
 /** A stream failure, as n8n shows it: the message says what happened, `context.sseFailure` why. */
 export function sseError(
@@ -130,10 +142,7 @@ export function sseError(
 ): NodeOperationError {
 	const error = new NodeOperationError(node, message, {
 		itemIndex,
-		description:
-			reason === 'idle'
-				? 'The gateway stopped sending data. Try again, or turn streaming off for this request.'
-				: 'The gateway sent a stream this node could not read to its end. Try again; if it repeats, turn streaming off.',
+		description: SSE_FAILURE_HINTS[reason],
 	});
 	error.context.sseFailure = reason;
 	return error;
@@ -152,6 +161,10 @@ export interface SseReadOptions {
 	itemIndex?: number;
 	/** Fail when nothing arrives for this long (default 60 s). */
 	idleMs?: number;
+	/** The request's Request Timeout: a stream silent this long is closed by the HTTP client. */
+	timeoutMs?: number;
+	/** Put before the message, e.g. "The message stream failed". */
+	what?: string;
 }
 
 /**
@@ -165,8 +178,20 @@ export async function* readSseEvents(
 	options: SseReadOptions,
 ): AsyncGenerator<SseEvent> {
 	const idleMs = options.idleMs ?? DEFAULT_SSE_IDLE_MS;
-	const idleMessage = `The stream sent nothing for ${idleMs / 1000} s and was closed`;
 	const decoder = new SseDecoder();
+	let events = 0;
+	let bytes = 0;
+	const fail = (text: string, reason: SseFailure) => {
+		const arrived = `after ${events} event${events === 1 ? '' : 's'} (${bytes} bytes) had arrived`;
+		const message = `${text}, ${arrived}`;
+		return sseError(
+			options.node,
+			options.what ? `${options.what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message,
+			reason,
+			options.itemIndex,
+		);
+	};
+	const idleError = () => fail(`The stream sent nothing for ${idleMs / 1000} s and was closed`, 'idle');
 	const finished = new AbortController();
 	let lastChunkAt = Date.now();
 	let idle = false;
@@ -183,16 +208,28 @@ export async function* readSseEvents(
 	try {
 		for await (const chunk of body) {
 			lastChunkAt = Date.now();
-			for (const event of decoder.push(chunk)) yield event;
+			bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+			for (const event of decoder.push(chunk)) {
+				events++;
+				yield event;
+			}
 		}
 	} catch (error) {
-		if (idle) throw sseError(options.node, idleMessage, 'idle', options.itemIndex);
-		throw new NodeOperationError(options.node, error as Error, { itemIndex: options.itemIndex });
+		if (idle) throw idleError();
+		const silentMs = Date.now() - lastChunkAt;
+		if (options.timeoutMs !== undefined && silentMs >= options.timeoutMs - 50) {
+			throw fail(
+				`The stream sent nothing for longer than Request Timeout (${options.timeoutMs / 1000} s) and was closed`,
+				'timeout',
+			);
+		}
+		const cause = error instanceof Error && error.message ? ` (${error.message})` : '';
+		throw fail(`The connection to the gateway broke mid-stream${cause}`, 'broken');
 	} finally {
 		finished.abort();
 		await watchdog;
 	}
-	if (idle) throw sseError(options.node, idleMessage, 'idle', options.itemIndex);
+	if (idle) throw idleError();
 	for (const event of decoder.end()) yield event;
 }
 

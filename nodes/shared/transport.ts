@@ -9,9 +9,15 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { credentialForPath } from './credentials';
-import { describeGatewayError, retryAfterHeader, toNodeApiError } from './errors';
+import {
+	describeGatewayError,
+	describeNetworkFailure,
+	maybeCharged,
+	retryAfterHeader,
+	toNodeApiError,
+} from './errors';
 import type { RequestKind } from './retry';
-import { retryDelay } from './retry';
+import { mayHaveBeenProcessed, retryDelay } from './retry';
 import type { Clock } from './time';
 import { systemClock } from './time';
 
@@ -34,6 +40,12 @@ export interface GatewayRequest {
 	/** Deadline for one attempt, in milliseconds. */
 	timeoutMs?: number;
 	itemIndex?: number;
+	/**
+	 * For a `create`: what the user should do when the request may have been
+	 * done and charged for (a 5xx, a timeout, a connection closed after
+	 * sending). Default: check the account before running the item again.
+	 */
+	ifMaybeCharged?: string;
 }
 
 export interface GatewayResponse<T> {
@@ -150,6 +162,7 @@ export async function gatewayRequest<T = unknown>(
 		};
 		let response: IN8nHttpFullResponse | undefined;
 		let networkError: unknown;
+		const startedAt = clock.now();
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
@@ -189,12 +202,22 @@ export async function gatewayRequest<T = unknown>(
 		};
 		const delay = signal?.aborted ? undefined : retryDelay(request.kind, attempt, failure, clock.now());
 		if (delay === undefined) {
-			const details = describeGatewayError({
+			let details = describeGatewayError({
 				status: response?.statusCode,
 				headers,
 				body: errorBody,
-				networkMessage: networkError instanceof Error ? networkError.message : undefined,
+				networkMessage: response
+					? undefined
+					: describeNetworkFailure({
+							code: failure.networkCode,
+							message: networkError instanceof Error ? networkError.message : undefined,
+							timedOut: clock.now() - startedAt >= timeout - 50,
+							timeoutMs: timeout,
+						}),
 			});
+			if (request.kind === 'create' && mayHaveBeenProcessed(failure)) {
+				details = maybeCharged(details, request.ifMaybeCharged);
+			}
 			if (attempt > 1) details.hint = `${details.hint ?? ''} Tried ${attempt} times.`.trim();
 			throw toNodeApiError(ctx.getNode(), details, request.itemIndex);
 		}

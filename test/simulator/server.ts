@@ -163,11 +163,12 @@ export class Simulator {
 			'sse-truncate',
 			'sse-malformed',
 			'sse-idle',
+			'sse-drop',
 		]);
 		startSse(res);
 		let payload = '';
 		const cut =
-			fault && (fault.kind === 'sse-truncate' || fault.kind === 'sse-idle')
+			fault && (fault.kind === 'sse-truncate' || fault.kind === 'sse-idle' || fault.kind === 'sse-drop')
 				? (fault.afterEvents ?? Math.max(1, events.length - 1))
 				: events.length;
 		for (const [index, event] of events.entries()) {
@@ -182,6 +183,10 @@ export class Simulator {
 			if (this.sseChunkBytes > 0) await sleep(0);
 		}
 		if (fault?.kind === 'sse-idle') return; // keeps the connection open and silent
+		if (fault?.kind === 'sse-drop') {
+			ctx.req.socket.destroy();
+			return;
+		}
 		res.end();
 	}
 
@@ -207,10 +212,20 @@ export class Simulator {
 			}
 			logged.body = body;
 
-			const fault = this.takeFault(method, path, ['status', 'slow', 'drop']);
+			const fault = this.takeFault(method, path, ['status', 'slow', 'drop', 'drop-after']);
 			if (fault?.kind === 'drop') {
 				req.socket.destroy();
 				return;
+			}
+			if (fault?.kind === 'drop-after') {
+				// The handler runs in full; its answer never leaves: the first write closes the connection.
+				const close = () => {
+					req.socket.destroy();
+					return res;
+				};
+				res.writeHead = close as typeof res.writeHead;
+				res.write = (() => (close(), true)) as typeof res.write;
+				res.end = close as typeof res.end;
 			}
 			if (fault?.kind === 'slow') await sleep(fault.delayMs);
 			if (this.latencyMs) await sleep(this.latencyMs);

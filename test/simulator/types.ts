@@ -36,9 +36,13 @@ export type Fault =
 	  }
 	| { kind: 'slow'; delayMs: number }
 	| { kind: 'drop' }
+	/** The request is processed (a task created, a generation charged), then the connection is closed unanswered. */
+	| { kind: 'drop-after' }
 	| { kind: 'sse-truncate'; afterEvents?: number }
 	| { kind: 'sse-malformed' }
-	| { kind: 'sse-idle'; afterEvents?: number };
+	| { kind: 'sse-idle'; afterEvents?: number }
+	/** Sends some events, then the connection breaks (no end of stream). */
+	| { kind: 'sse-drop'; afterEvents?: number };
 
 export interface FaultRule {
 	fault: Fault;

@@ -1,7 +1,15 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeGatewayError, hintForStatus, parseErrorBody, toNodeApiError } from '../../../nodes/shared/errors';
+import {
+	describeGatewayError,
+	describeNetworkFailure,
+	hintForStatus,
+	maybeCharged,
+	MAYBE_CHARGED_ADVICE,
+	parseErrorBody,
+	toNodeApiError,
+} from '../../../nodes/shared/errors';
 
 const node: INode = {
 	id: '1',
@@ -20,22 +28,47 @@ describe('describeGatewayError: the envelope and the status reach the user (R8)'
 	const rows: Array<[string, Parameters<typeof describeGatewayError>[0], Record<string, unknown>]> = [
 		[
 			'envelope members',
-			{ status: 400, body: envelope('n must be 1 for legacyimg-3', 'invalid_request_error', 'invalid_value', 'n') },
-			{ status: 400, message: 'n must be 1 for legacyimg-3', type: 'invalid_request_error', code: 'invalid_value', param: 'n' },
+			{
+				status: 400,
+				body: envelope('n must be 1 for legacyimg-3', 'invalid_request_error', 'invalid_value', 'n'),
+			},
+			{
+				status: 400,
+				message: 'n must be 1 for legacyimg-3',
+				type: 'invalid_request_error',
+				code: 'invalid_value',
+				param: 'n',
+			},
 		],
 		[
 			'envelope as a JSON string body',
-			{ status: 401, body: JSON.stringify(envelope('bad token', 'authentication_error', 'invalid_token', '')) },
-			{ status: 401, message: 'bad token', type: 'authentication_error', code: 'invalid_token', param: undefined },
+			{
+				status: 401,
+				body: JSON.stringify(envelope('bad token', 'authentication_error', 'invalid_token', '')),
+			},
+			{
+				status: 401,
+				message: 'bad token',
+				type: 'authentication_error',
+				code: 'invalid_token',
+				param: undefined,
+			},
 		],
 		[
 			'envelope as bytes',
-			{ status: 402, body: Buffer.from(JSON.stringify(envelope('no credit', 'insufficient_quota', 'quota', ''))) },
+			{
+				status: 402,
+				body: Buffer.from(JSON.stringify(envelope('no credit', 'insufficient_quota', 'quota', ''))),
+			},
 			{ status: 402, message: 'no credit', type: 'insufficient_quota', code: 'quota' },
 		],
 		[
 			'request id from the x-request-id header',
-			{ status: 500, headers: { 'X-Request-Id': 'req_123' }, body: envelope('upstream failed', 'api_error', 'upstream', '') },
+			{
+				status: 500,
+				headers: { 'X-Request-Id': 'req_123' },
+				body: envelope('upstream failed', 'api_error', 'upstream', ''),
+			},
 			{ requestId: 'req_123', message: 'upstream failed' },
 		],
 		[
@@ -105,5 +138,81 @@ describe('toNodeApiError', () => {
 		expect(error.description).toContain('request id: req_9');
 		expect(error.description).toContain('rate-limiting');
 		expect(error.context.itemIndex).toBe(3);
+	});
+});
+
+describe('describeNetworkFailure: a request without an answer, in words', () => {
+	const rows: Array<[string, Parameters<typeof describeNetworkFailure>[0], string]> = [
+		[
+			'the attempt used its whole deadline',
+			{ code: 'ECONNABORTED', message: 'timeout of 1000ms exceeded', timedOut: true, timeoutMs: 1000 },
+			'No answer arrived within Request Timeout (1 s)',
+		],
+		[
+			'ETIMEDOUT',
+			{ code: 'ETIMEDOUT', timeoutMs: 300_000 },
+			'No answer arrived within Request Timeout (300 s)',
+		],
+		[
+			'a fractional setting',
+			{ timedOut: true, timeoutMs: 1500 },
+			'No answer arrived within Request Timeout (1.5 s)',
+		],
+		[
+			'refused',
+			{ code: 'ECONNREFUSED', timeoutMs: 1000 },
+			'The gateway could not be reached (ECONNREFUSED); the request was not sent',
+		],
+		[
+			'unknown host',
+			{ code: 'ENOTFOUND', timeoutMs: 1000 },
+			'The gateway could not be reached (ENOTFOUND); the request was not sent',
+		],
+		[
+			'reset',
+			{ code: 'ECONNRESET', message: 'socket hang up', timeoutMs: 1000 },
+			'The connection to the gateway closed before its answer arrived (ECONNRESET)',
+		],
+		[
+			'no code, "aborted"',
+			{ message: 'aborted', timeoutMs: 1000 },
+			'The connection to the gateway closed before its answer arrived',
+		],
+		[
+			'anything else keeps its text',
+			{ message: 'self-signed certificate', timeoutMs: 1000 },
+			'self-signed certificate',
+		],
+		['nothing at all', { timeoutMs: 1000 }, 'No answer arrived from the gateway'],
+	];
+	it.each(rows)('%s', (_name, input, expected) => {
+		expect(describeNetworkFailure(input)).toBe(expected);
+	});
+});
+
+describe('maybeCharged: a create that may have been done says so first, with no retry advice', () => {
+	it.each([
+		[
+			{ status: 502, message: 'Bad gateway' },
+			'The gateway may have done this work and charged for it: the gateway answered HTTP 502 (Bad gateway)',
+		],
+		[
+			{ status: 500, message: '' },
+			'The gateway may have done this work and charged for it: the gateway answered HTTP 500',
+		],
+		[
+			{ message: 'No answer arrived within Request Timeout (1 s)' },
+			'The gateway may have done this work and charged for it: no answer arrived within Request Timeout (1 s)',
+		],
+	])('%j', (details, message) => {
+		const result = maybeCharged({ ...details, hint: 'Retry later.' });
+		expect(result.message).toBe(message);
+		expect(result.hint).toBe(`${MAYBE_CHARGED_ADVICE} Do not simply run it again.`);
+		expect(result.hint).not.toMatch(/retry/i);
+	});
+	it("takes the operation's own advice", () => {
+		expect(maybeCharged({ status: 503, message: 'x' }, 'Look the task up.').hint).toBe(
+			'Look the task up. Do not simply run it again.',
+		);
 	});
 });

@@ -1,5 +1,11 @@
 import type { FailedAttempt, RequestKind } from '../../../nodes/shared/retry';
-import { backoffDelay, MAX_ATTEMPTS, parseRetryAfter, retryDelay } from '../../../nodes/shared/retry';
+import {
+	backoffDelay,
+	MAX_ATTEMPTS,
+	mayHaveBeenProcessed,
+	parseRetryAfter,
+	retryDelay,
+} from '../../../nodes/shared/retry';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const noJitter = () => 1;
@@ -9,8 +15,20 @@ describe('retryDelay: which failures are tried again (PERFORMANCE.md R1, R2)', (
 		// reads
 		['read 429 without Retry-After backs off', 'read', 1, { status: 429 }, 500],
 		['read 429 honours Retry-After seconds', 'read', 1, { status: 429, retryAfter: '2' }, 2000],
-		['read 429 honours Retry-After as HTTP date', 'read', 1, { status: 429, retryAfter: new Date(NOW + 5000).toUTCString() }, 5000],
-		['read 429 with Retry-After above 60 s is final', 'read', 1, { status: 429, retryAfter: '61' }, undefined],
+		[
+			'read 429 honours Retry-After as HTTP date',
+			'read',
+			1,
+			{ status: 429, retryAfter: new Date(NOW + 5000).toUTCString() },
+			5000,
+		],
+		[
+			'read 429 with Retry-After above 60 s is final',
+			'read',
+			1,
+			{ status: 429, retryAfter: '61' },
+			undefined,
+		],
 		['read 429 with Retry-After of exactly 60 s waits', 'read', 1, { status: 429, retryAfter: '60' }, 60000],
 		['read 500 backs off', 'read', 1, { status: 500 }, 500],
 		['read 502 second attempt backs off longer', 'read', 2, { status: 502 }, 1000],
@@ -75,5 +93,25 @@ describe('parseRetryAfter', () => {
 		[undefined, undefined],
 	])('%p -> %p ms', (value, expected) => {
 		expect(parseRetryAfter(value as string | undefined, NOW)).toBe(expected);
+	});
+});
+
+describe('mayHaveBeenProcessed: could the gateway have done (and billed) the work?', () => {
+	const rows: Array<[FailedAttempt, boolean]> = [
+		[{ status: 500 }, true],
+		[{ status: 502 }, true],
+		[{ status: 504 }, true],
+		[{ status: 429 }, false],
+		[{ status: 408 }, false],
+		[{ status: 400 }, false],
+		[{ networkCode: 'ECONNRESET' }, true],
+		[{ networkCode: 'ETIMEDOUT' }, true],
+		[{ networkCode: 'ECONNABORTED' }, true],
+		[{}, true],
+		[{ networkCode: 'ECONNREFUSED' }, false],
+		[{ networkCode: 'ENOTFOUND' }, false],
+	];
+	it.each(rows)('%j -> %s', (failure, expected) => {
+		expect(mayHaveBeenProcessed(failure)).toBe(expected);
 	});
 });

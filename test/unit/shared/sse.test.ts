@@ -89,7 +89,10 @@ describe('readSseEvents', () => {
 		const read = async () => {
 			for await (const _event of readSseEvents(body, { node, itemIndex: 2 })) void _event;
 		};
-		await expect(read()).rejects.toMatchObject({ message: 'socket hang up', context: { itemIndex: 2 } });
+		await expect(read()).rejects.toMatchObject({
+			message: 'The connection to the gateway broke mid-stream (socket hang up), after 1 event (15 bytes) had arrived',
+			context: { itemIndex: 2, sseFailure: 'broken' },
+		});
 	});
 });
 
@@ -115,7 +118,7 @@ describe('readSseEvents idle detection (R7)', () => {
 			for await (const event of readSseEvents(body, { node, idleMs: 300 })) events.push(event);
 		};
 		await expect(read()).rejects.toMatchObject({
-			message: 'The stream sent nothing for 0.3 s and was closed',
+			message: 'The stream sent nothing for 0.3 s and was closed, after 1 event (15 bytes) had arrived',
 			context: { sseFailure: 'idle' },
 		});
 		expect(events).toHaveLength(1);

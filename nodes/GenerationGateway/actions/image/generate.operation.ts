@@ -100,10 +100,11 @@ async function streamedItem(
 	events: AsyncIterable<Buffer | string>,
 	request: IDataObject,
 	keepPartials: boolean,
+	timeoutMs: number,
 ): Promise<INodeExecutionData> {
 	const node = ctx.getNode();
 	const collector = new ImageStreamCollector(node, Number(request.n ?? 1), keepPartials, itemIndex);
-	for await (const event of readSseEvents(events, { node, itemIndex })) {
+	for await (const event of readSseEvents(events, { node, itemIndex, timeoutMs })) {
 		if (event.data.trim() === '[DONE]') continue;
 		collector.accept(event.event, parseEventJson(node, event, itemIndex));
 	}
@@ -150,7 +151,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	});
 	const contentType = String(response.headers['content-type'] ?? '');
 	if (contentType.includes('text/event-stream')) {
-		return [await streamedItem(this, itemIndex, response.body, body, options.includePartialImages === true)];
+		return [await streamedItem(this, itemIndex, response.body, body, options.includePartialImages === true, timeoutMs)];
 	}
 	const encoded = response.headers['content-encoding'] !== undefined;
 	const length = Number(response.headers['content-length']);

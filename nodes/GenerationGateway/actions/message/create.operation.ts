@@ -275,6 +275,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 		message = (await assembleStream(response.body, new MessageStreamAssembler(), {
 			node,
 			itemIndex: i,
+			timeoutMs,
 			what: 'The message stream failed',
 		})) as IDataObject;
 	} else {

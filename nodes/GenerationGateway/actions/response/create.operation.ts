@@ -226,6 +226,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 		response = (await assembleStream(stream, new ResponseStreamAssembler(), {
 			node,
 			itemIndex: i,
+			timeoutMs,
 			what: 'The response stream failed',
 		})) as IDataObject;
 	} else {

@@ -103,7 +103,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 				},
 			);
 		}
-		({ audio, usage } = await readSpeechStream(response.body, { node, itemIndex: i }));
+		({ audio, usage } = await readSpeechStream(response.body, { node, itemIndex: i, timeoutMs }));
 	} else {
 		const response = await gatewayRequest<Buffer>(this, {
 			...request,

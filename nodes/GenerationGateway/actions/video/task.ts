@@ -33,6 +33,10 @@ export interface WaitInfo extends IDataObject {
 	fallback?: string;
 }
 
+/** What to do when a video create may have made a task although no task ID came back. */
+export const VIDEO_MAYBE_CREATED =
+	"A task may exist and be charged: look it up before creating another (the gateway's task list, or Video → Get with its ID if you have one). If it exists, Video → Wait for Completion with its ID gives its video.";
+
 export async function createTask(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -46,6 +50,7 @@ export async function createTask(
 		kind: 'create',
 		timeoutMs,
 		itemIndex,
+		ifMaybeCharged: VIDEO_MAYBE_CREATED,
 	});
 	if (!created || typeof created.id !== 'string' || !created.id) {
 		throw new NodeOperationError(

@@ -1,0 +1,231 @@
+/**
+ * A request that costs credit and may have reached the gateway (its connection
+ * closed after the gateway did the work, Request Timeout passed, a 500 or a
+ * 502) fails with a message that says first that the work may have been done
+ * and charged, and what to do, with no advice to retry; and it is sent exactly
+ * once. Streams that stall past Request Timeout or break mid-way say so, with
+ * how much had arrived. Real executions against the simulator.
+ */
+import type { WorkflowJson } from '../harness';
+import { gatewayWorkflow, runWorkflow } from '../harness';
+import type { Fault, Simulator } from '../simulator';
+import { startSimulator } from '../simulator';
+
+const NODE = 'Gateway';
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+const BEARER = { generationGatewayBearerApi: { id: '1', name: 'Bearer' } };
+const TIMEOUT = { requestOptions: { timeoutSeconds: 1 } };
+
+interface Operation {
+	name: string;
+	path: string;
+	parameters: Record<string, unknown>;
+	credentials: Record<string, { id: string; name: string }>;
+	/** The advice the message's description gives for this operation. */
+	advice: RegExp;
+}
+
+const CHECK_ACCOUNT = /Check the account before running this item again/;
+const OPERATIONS: Operation[] = [
+	{
+		name: 'Image → Generate',
+		path: '/v1/images/generations',
+		parameters: { resource: 'image', operation: 'generate', model: rl('imagegen-2'), prompt: 'a lighthouse' },
+		credentials: BEARER,
+		advice: CHECK_ACCOUNT,
+	},
+	{
+		name: 'Video → Create',
+		path: '/v1/videos',
+		parameters: {
+			resource: 'video',
+			operation: 'create',
+			model: rl('vidA-2.5'),
+			prompt: 'a fox',
+			duration: 5,
+			resolution: '720p',
+		},
+		credentials: BEARER,
+		advice: /A task may exist and be charged: look it up before creating another.*Wait for Completion/,
+	},
+	{
+		name: 'Speech → Synthesize',
+		path: '/v1/audio/speech',
+		parameters: {
+			resource: 'speech',
+			operation: 'synthesize',
+			model: rl('vendor/audioF-3.1-tts-flash'),
+			input: 'Hello there.',
+			voice: 'narrator_v3.1',
+		},
+		credentials: BEARER,
+		advice: CHECK_ACCOUNT,
+	},
+	{
+		name: 'Message → Create',
+		path: '/v1/messages',
+		parameters: {
+			resource: 'message',
+			operation: 'create',
+			model: 'chat-model-1',
+			turns: { turn: [{ role: 'user', text: 'Hi.' }] },
+		},
+		credentials: { generationGatewayApiKeyApi: { id: '1', name: 'API key' } },
+		advice: CHECK_ACCOUNT,
+	},
+	{
+		name: 'Response → Create',
+		path: '/v1/responses',
+		parameters: { resource: 'response', operation: 'create', model: 'resp-model-1', inputText: 'Hi.' },
+		credentials: BEARER,
+		advice: CHECK_ACCOUNT,
+	},
+	{
+		name: 'Cached Content → Create',
+		path: '/v1beta/cachedContents',
+		parameters: {
+			resource: 'cachedContent',
+			operation: 'create',
+			model: 'native-model-1',
+			turns: { turn: [{ role: 'user', text: 'A long document.' }] },
+		},
+		credentials: { generationGatewayNativeKeyApi: { id: '1', name: 'Native' } },
+		advice: CHECK_ACCOUNT,
+	},
+];
+
+const FAILURES: Array<{ name: string; fault: Fault; what: RegExp }> = [
+	{
+		name: 'connection closed after the gateway did the work',
+		fault: { kind: 'drop-after' },
+		what: /^The gateway may have done this work and charged for it: the connection to the gateway closed before its answer arrived/,
+	},
+	{
+		name: 'Request Timeout passed',
+		fault: { kind: 'slow', delayMs: 1600 },
+		what: /^The gateway may have done this work and charged for it: no answer arrived within Request Timeout \(1 s\)$/,
+	},
+	{
+		name: 'HTTP 500',
+		fault: { kind: 'status', status: 500 },
+		what: /^The gateway may have done this work and charged for it: the gateway answered HTTP 500 \(Simulated failure \(HTTP 500\)\)$/,
+	},
+	{
+		name: 'HTTP 502',
+		fault: { kind: 'status', status: 502 },
+		what: /^The gateway may have done this work and charged for it: the gateway answered HTTP 502 \(Simulated failure \(HTTP 502\)\)$/,
+	},
+];
+
+function workflow(operation: Operation, extra: Record<string, unknown> = {}): WorkflowJson {
+	return gatewayWorkflow({
+		nodeName: NODE,
+		parameters: { ...operation.parameters, ...TIMEOUT, ...extra },
+		credentials: operation.credentials,
+	});
+}
+
+let sim: Simulator;
+beforeAll(async () => {
+	sim = await startSimulator({ sseChunkBytes: 16 });
+});
+afterAll(async () => {
+	await sim.stop();
+});
+afterEach(() => sim.clearFaults());
+
+describe('a request that costs credit and may have been done', () => {
+	const rows = OPERATIONS.flatMap((operation) => FAILURES.map((failure) => ({ operation, failure })));
+	it.each(rows.map((row) => [row.operation.name, row.failure.name, row] as const))(
+		'%s, %s: says it may have been charged, what to do, no retry advice; sent once',
+		async (_operation, _failure, { operation, failure }) => {
+			const before = sim.requestsTo(operation.path, 'POST').length;
+			sim.inject({ path: operation.path, fault: failure.fault });
+			const result = await runWorkflow(workflow(operation), { credentials: sim.credentials() });
+			expect(result.status).toBe('error');
+			const error = result.nodeError(NODE);
+			expect(error?.message).toMatch(failure.what);
+			expect(error?.description).toMatch(operation.advice);
+			expect(error?.description).toMatch(/Do not simply run it again\.$/);
+			expect(`${error?.message} ${error?.description}`).not.toMatch(/\bretry|try again|perhaps/i);
+			expect(sim.requestsTo(operation.path, 'POST').length - before).toBe(1);
+		},
+	);
+
+	it('a read that times out says so with the setting, and is retried (Account → Get Balance)', async () => {
+		const before = sim.requestsTo('/v1/user/balance').length;
+		sim.inject({ path: '/v1/user/balance', fault: { kind: 'slow', delayMs: 1600 }, times: 3 });
+		const result = await runWorkflow(
+			gatewayWorkflow({
+				nodeName: NODE,
+				parameters: { resource: 'account', operation: 'getBalance', ...TIMEOUT },
+				credentials: BEARER,
+			}),
+			{ credentials: sim.credentials() },
+		);
+		expect(result.nodeError(NODE)?.message).toBe('No answer arrived within Request Timeout (1 s)');
+		expect(result.nodeError(NODE)?.description).toMatch(/Tried 3 times\.$/);
+		expect(sim.requestsTo('/v1/user/balance').length - before).toBe(3);
+	});
+
+	it('a connection that was never opened is named as such, retried, and nothing is said about charges', async () => {
+		const credentials = sim.credentials() as Record<string, Record<string, unknown>>;
+		const closed = { ...credentials.generationGatewayBearerApi, baseUrl: 'http://127.0.0.1:9' };
+		const result = await runWorkflow(workflow(OPERATIONS[0]), {
+			credentials: { ...credentials, generationGatewayBearerApi: closed } as never,
+		});
+		const error = result.nodeError(NODE);
+		expect(error?.message).toBe('The gateway could not be reached (ECONNREFUSED); the request was not sent');
+		expect(error?.description).toMatch(/Tried 3 times\.$/);
+		expect(`${error?.message} ${error?.description}`).not.toMatch(/charged/);
+	});
+});
+
+describe('streams that stall or break', () => {
+	const STREAMS = [
+		{ operation: OPERATIONS[3], what: 'The message stream failed', stream: { options: { stream: true } } },
+		{ operation: OPERATIONS[4], what: 'The response stream failed', stream: { options: { stream: true } } },
+	];
+	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
+		'%s: a stream silent past Request Timeout says so, with how much had arrived',
+		async (_name, { operation, what, stream }) => {
+			sim.inject({ path: operation.path, fault: { kind: 'sse-idle', afterEvents: 2 } });
+			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
+			const error = result.nodeError(NODE);
+			expect(error?.message).toMatch(
+				new RegExp(
+					`^${what}: the stream sent nothing for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
+				),
+			);
+			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+			expect(error?.description).toMatch(/raise "Request Timeout"/);
+			expect(sim.requestsTo(operation.path, 'POST').length).toBeGreaterThan(0);
+		},
+	);
+
+	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
+		'%s: a connection that breaks mid-stream says so, with how much had arrived',
+		async (_name, { operation, what, stream }) => {
+			sim.inject({ path: operation.path, fault: { kind: 'sse-drop', afterEvents: 3 } });
+			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
+			const error = result.nodeError(NODE);
+			expect(error?.message).toMatch(
+				new RegExp(
+					`^${what}: the connection to the gateway broke mid-stream.*, after 3 events \\(\\d+ bytes\\) had arrived$`,
+				),
+			);
+			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+		},
+	);
+
+	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
+		'%s: a stream cut before its end says so and that the work may have been charged',
+		async (_name, { operation, what, stream }) => {
+			sim.inject({ path: operation.path, fault: { kind: 'sse-truncate', afterEvents: 2 } });
+			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
+			const error = result.nodeError(NODE);
+			expect(error?.message.startsWith(`${what}: `)).toBe(true);
+			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+		},
+	);
+});
