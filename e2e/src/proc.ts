@@ -26,7 +26,7 @@ export function start(
 	name: string,
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number } = {},
 ): Proc {
 	mkdirSync(logsDir, { recursive: true });
 	const logFile = join(logsDir, `${name}.log`);
@@ -34,6 +34,8 @@ export function start(
 	const child = spawn(command, args, {
 		cwd: options.cwd,
 		env: options.env ?? process.env,
+		uid: options.uid,
+		gid: options.gid,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -92,10 +94,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 export function run(
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; uid?: number; gid?: number } = {},
 ): SpawnSyncReturns<string> {
 	const result = spawnSync(command, args, {
 		cwd: options.cwd,
+		uid: options.uid,
+		gid: options.gid,
 		env: options.env ?? process.env,
 		encoding: 'utf8',
 		timeout: options.timeoutMs ?? 120_000,

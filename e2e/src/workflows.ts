@@ -347,7 +347,13 @@ export async function runCallbackWait(ctx: Context, items = 3): Promise<Executio
 	const executionId = await n8n.runManually(created.id, 'Start');
 	const waiting = await n8n.waitExecution(executionId, 60_000, ['waiting', 'success', 'error', 'crashed']);
 	checks.equal(`${name}: the execution waits for the callbacks`, waiting.status, 'waiting');
-	const record = await n8n.waitExecution(executionId, 120_000);
+	let record: ExecutionRecord | undefined;
+	let failure: unknown;
+	try {
+		record = await n8n.waitExecution(executionId, 60_000);
+	} catch (error) {
+		failure = error;
+	}
 	const seen = sim.requests.slice(requestsBefore);
 	const created_ = seen.filter((r) => r.method === 'POST' && r.path === '/v1/videos');
 	const reads = seen.filter((r) => r.method === 'GET' && /^\/v1\/videos\/[^/]+$/.test(r.path));
@@ -356,6 +362,7 @@ export async function runCallbackWait(ctx: Context, items = 3): Promise<Executio
 	checks.note(
 		`${name}: simulator saw ${created_.length} creates, ${reads.length} task reads, ${downloads.length} downloads; ${deliveries.length} callback deliveries (${deliveries.map((d) => `${d.status}->${d.httpStatus ?? d.error}`).join(', ')})`,
 	);
+	if (!record) throw failure;
 	await checkExecution(ctx, name, workflow, record);
 	const output = outputOf(record, 'Create Videos and Wait');
 	const ids = created_.map((_, i) => i);
