@@ -20,7 +20,12 @@ import { GenerationGatewayTrigger } from '../../../nodes/GenerationGatewayTrigge
  * - in the AI panel, "Agents" puts a root node on the panel's first page (n8n's
  *   own OpenAI and Google Gemini nodes: AI / Agents, Miscellaneous, Root Nodes),
  *   "Miscellaneous" under Other AI nodes;
- * - search matches the display name, the description and every `alias`.
+ * - search matches the display name and every `alias` (a sublime search over
+ *   properties.displayName and properties.codex.alias);
+ * - a trigger whose app also has an action node is listed under the app's name
+ *   ("Generation Gateway", not "... Trigger") and, as the e2e suite saw in n8n
+ *   2.41, found by the action node's aliases: the trigger's words are aliases
+ *   of the action node too.
  *
  * The rules below are written as a table of accepted and rejected codexes; the
  * package's own files must pass every rule.
@@ -215,6 +220,9 @@ const NODES: Array<{ file: string; description: INodeTypeDescription; words: str
 			'cache',
 			'balance',
 			'gateway',
+			// the trigger's words (see above)
+			'callback',
+			'webhook',
 		],
 	},
 	{
