@@ -117,7 +117,14 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 			cert,
 			command: 'worker',
 			port: await freePort(),
-			env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(await freePort()) },
+			env: {
+				...env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+				// The resume URL a node computes on the worker must reach the main process.
+				WEBHOOK_URL: `${main.url}/`,
+				N8N_EDITOR_BASE_URL: `${main.url}/`,
+			},
 		});
 		await checks.timed('queue: worker start', () => worker.start());
 		await main.login();
