@@ -1,3 +1,7 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { refusal } from './validation';
+
 /**
  * Media types of generated files: from the format the user asked for, else
  * from the first bytes. Used for images, audio and video alike.
@@ -52,3 +56,57 @@ export function sniffMediaType(bytes: Uint8Array): MediaType | undefined {
 export function binaryPropertyName(index: number, base = 'data'): string {
 	return index === 0 ? base : `${base}_${index}`;
 }
+
+/** A file read from an input item's binary property. */
+export interface InputFile {
+	bytes: Buffer;
+	mimeType: string;
+	fileName?: string;
+	extension?: string;
+}
+
+/**
+ * Reads a binary property of an input item for sending. Refuses, naming the
+ * form field, when the property is missing or its MIME type (as n8n recorded
+ * it, else as the bytes show) is not one `accepts` takes; `expected` says
+ * what is accepted, e.g. "an image".
+ */
+export async function readBinaryFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	where: { field: string; expected: string; accepts: (mimeType: string) => boolean },
+): Promise<InputFile> {
+	const name = property.trim();
+	if (!name) throw refusal(ctx.getNode(), where.field, 'enter the name of a binary property', itemIndex);
+	const binary = ctx.getInputData()[itemIndex]?.binary?.[name];
+	if (!binary) {
+		const present = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
+		throw refusal(
+			ctx.getNode(),
+			where.field,
+			`the input item has no binary property "${name}" (it has ${present.length ? present.join(', ') : 'none'})`,
+			itemIndex,
+		);
+	}
+	const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
+	const mimeType = (binary.mimeType || sniffMediaType(bytes)?.mimeType || 'application/octet-stream')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+	if (!where.accepts(mimeType)) {
+		throw refusal(
+			ctx.getNode(),
+			where.field,
+			`binary property "${name}" is ${mimeType}, but ${where.expected} is needed`,
+			itemIndex,
+		);
+	}
+	return { bytes, mimeType, fileName: binary.fileName, extension: binary.fileExtension };
+}
+
+/** A MIME type test for one top-level type, e.g. `mediaOfType('image')` accepts image/png. */
+export const mediaOfType =
+	(type: string) =>
+	(mimeType: string): boolean =>
+		mimeType.startsWith(`${type}/`);

@@ -1,4 +1,10 @@
-import type { DisplayCondition, INodeListSearchItems, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	DisplayCondition,
+	IDisplayOptions,
+	INodeListSearchItems,
+	INodePropertyOptions,
+	NodeParameterValue,
+} from 'n8n-workflow';
 
 /**
  * The model catalog engine: each resource with models keeps its table in
@@ -23,8 +29,24 @@ export interface CatalogModel {
 /** `imagegen-2-2026-04-21` is a dated snapshot of `imagegen-2`: a date suffix YYYY-MM-DD. */
 const SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
 
-function escapeRegex(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * How the form recognises a dated snapshot without a regular expression (n8n
+ * runs every `regex` display condition in a sandbox with a watchdog, on every
+ * parameter resolution): the ID starts with `<model>-20`. `startsWith` alone on
+ * `<model>-` would take `vidB-1.5` for a snapshot of `vidB`.
+ */
+const SNAPSHOT_PREFIX = '-20';
+
+/** The model a form condition is evaluated with when an ID is not catalogued: matches no condition. */
+export const UNCATALOGUED_MODEL = 'uncatalogued model';
+
+type ModelCondition = NodeParameterValue | DisplayCondition;
+
+export interface DisplayForOptions {
+	/** Also show the field for IDs the catalog does not know (the generic path). */
+	unknown?: boolean;
+	/** Further `show` conditions on other parameters (e.g. `{ stream: [true] }`). */
+	show?: Record<string, NodeParameterValue[]>;
 }
 
 export interface Catalog<M extends CatalogModel> {
@@ -38,12 +60,15 @@ export interface Catalog<M extends CatalogModel> {
 	/** The model list of a resourceLocator's "From List" mode, filtered by what the user typed. */
 	search(filter?: string): INodeListSearchItems[];
 	/**
-	 * A displayOptions condition matching every ID (with snapshots and aliases)
-	 * of the models selected by `predicate`; works on typed IDs too.
+	 * The displayOptions that show a field for the models `audience` selects,
+	 * their aliases and dated snapshots (typed IDs too), and with `unknown` for
+	 * every ID the catalog does not know. Plain conditions only (values and
+	 * `startsWith`): with `unknown` the field is hidden for the catalogued
+	 * models outside the audience (and an empty ID) instead.
 	 */
-	showFor(predicate: (model: M) => boolean): DisplayCondition[];
-	/** Condition matching any ID that the catalog does not know (the generic path). */
-	uncatalogued(): DisplayCondition[];
+	displayFor(audience: (model: M) => boolean, options?: DisplayForOptions): IDisplayOptions;
+	/** The model ID the form's conditions see for an ID: its catalogued model, else UNCATALOGUED_MODEL. */
+	formModelId(modelId: string): string;
 }
 
 export function defineCatalog<M extends CatalogModel>(
@@ -55,16 +80,19 @@ export function defineCatalog<M extends CatalogModel>(
 		byId.set(model.id, model);
 		for (const alias of model.aliases ?? []) byId.set(alias, model);
 	}
-	const idPattern = (ids: string[]) => `^(${ids.map(escapeRegex).join('|')})(-\\d{4}-\\d{2}-\\d{2})?$`;
+	const resolve = (modelId: string) => {
+		const id = modelId.trim();
+		return byId.get(id) ?? (SNAPSHOT_SUFFIX.test(id) ? byId.get(id.replace(SNAPSHOT_SUFFIX, '')) : undefined);
+	};
+	/** Each ID and alias of the models, exactly and as a dated snapshot. */
+	const conditionsFor = (selected: readonly M[]): ModelCondition[] =>
+		selected
+			.flatMap((model) => [model.id, ...(model.aliases ?? [])])
+			.flatMap((id) => [id, { _cnd: { startsWith: id + SNAPSHOT_PREFIX } }]);
 	return {
 		models,
 		searchListMethod,
-		resolve(modelId) {
-			const id = modelId.trim();
-			return (
-				byId.get(id) ?? (SNAPSHOT_SUFFIX.test(id) ? byId.get(id.replace(SNAPSHOT_SUFFIX, '')) : undefined)
-			);
-		},
+		resolve,
 		options() {
 			return models.map((model) => ({
 				name: model.name,
@@ -84,16 +112,16 @@ export function defineCatalog<M extends CatalogModel>(
 				)
 				.map((model) => ({ name: model.name, value: model.id, description: model.description }));
 		},
-		showFor(predicate) {
-			const ids = models.filter(predicate).flatMap((model) => [model.id, ...(model.aliases ?? [])]);
-			if (!ids.length) return [];
-			return [{ _cnd: { regex: idPattern(ids) } }];
+		displayFor(audience, options = {}) {
+			const extra = options.show ?? {};
+			if (!options.unknown) {
+				return { show: { '/model': conditionsFor(models.filter(audience)), ...extra } };
+			}
+			const hidden: ModelCondition[] = ['', ...conditionsFor(models.filter((model) => !audience(model)))];
+			return { ...(Object.keys(extra).length ? { show: extra } : {}), hide: { '/model': hidden } };
 		},
-		uncatalogued() {
-			// Shown when the typed ID matches no catalogued model: the negative
-			// lookahead keeps the rule in one place.
-			const ids = models.flatMap((model) => [model.id, ...(model.aliases ?? [])]);
-			return [{ _cnd: { regex: `^(?!${idPattern(ids).slice(1, -1)}$).+$` } }];
+		formModelId(modelId) {
+			return resolve(modelId)?.id ?? UNCATALOGUED_MODEL;
 		},
 	};
 }

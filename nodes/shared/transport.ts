@@ -24,7 +24,8 @@ export interface GatewayRequest {
 	method: 'GET' | 'POST';
 	/** Path under the Base URL, e.g. `/v1/user/balance`. Picks the credential. */
 	path: string;
-	body?: IDataObject;
+	/** A JSON body: an object, or JSON already written as bytes (see base64Payload.ts). */
+	body?: IDataObject | Buffer;
 	headers?: IDataObject;
 	/** `read` may be retried; `create` costs credit and is only retried when it surely did not arrive. */
 	kind: RequestKind;
@@ -101,6 +102,14 @@ async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The body of a request: an object is serialised by n8n; JSON bytes are sent as they are, typed as JSON. */
+function jsonBody(body: GatewayRequest['body']): Pick<IHttpRequestOptions, 'body' | 'json'> & {
+	contentType?: IDataObject;
+} {
+	if (!Buffer.isBuffer(body)) return { body, json: body !== undefined };
+	return { body, json: false, contentType: { 'Content-Type': 'application/json' } };
+}
+
 /**
  * The only way package code reaches the gateway: one request through n8n's
  * `httpRequestWithAuthentication`, with the credential the endpoint needs, a
@@ -122,14 +131,18 @@ export async function gatewayRequest<T = unknown>(
 	const timeout =
 		request.timeoutMs ?? (request.kind === 'read' ? DEFAULT_READ_TIMEOUT_MS : DEFAULT_CREATE_TIMEOUT_MS);
 
+	const { contentType, ...body } = jsonBody(request.body);
 	for (let attempt = 1; ; attempt++) {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
 			url: request.path,
-			headers: { Accept: responseType === 'json' ? 'application/json' : '*/*', ...request.headers },
-			body: request.body,
-			json: request.body !== undefined,
+			headers: {
+				Accept: responseType === 'json' ? 'application/json' : '*/*',
+				...contentType,
+				...request.headers,
+			},
+			...body,
 			timeout,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,

@@ -9,8 +9,9 @@
  * `runWorkflow(json, { startNode: <trigger>, input: workflowData[0], mode: 'webhook' })`,
  * since n8n-core passes a webhook node's input through as its output.
  *
- * `deliverToWaiting` / `WaitingWebhookServer` (below) resume `waiting`
- * executions the way n8n's waiting-webhook route does.
+ * `WaitingExecutions` (below; `WaitingWebhookServer` puts it behind https,
+ * `deliverToWaiting` for one request) resume `waiting` executions the way
+ * n8n 2.x's waiting-webhook route does, concurrent requests included.
  */
 import type {
 	IDataObject,
@@ -20,6 +21,9 @@ import type {
 	IWebhookResponseData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
+import { cpSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { UserError, Workflow } from 'n8n-workflow';
 import { WebhookContext, WorkflowExecute } from 'n8n-core';
 
@@ -33,7 +37,7 @@ import type { CredentialsByType } from './credentials-helper';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import type { RunResult } from './engine';
 import { toResult } from './engine';
-import { HarnessNodeTypes } from './node-types';
+import { HarnessNodeTypes, PACKAGE_ROOT } from './node-types';
 
 export interface WebhookCall {
 	method?: 'GET' | 'POST';
@@ -60,7 +64,11 @@ export interface WebhookAnswer {
 let typesPromise: Promise<HarnessNodeTypes> | undefined;
 
 function fakeResponse() {
-	const written: { status: number; body?: unknown; ended: boolean } = { status: 200, ended: false };
+	const written: { status: number; body?: unknown; ended: boolean; headers: Record<string, string> } = {
+		status: 200,
+		ended: false,
+		headers: {},
+	};
 	const res = {
 		statusCode: 200,
 		headersSent: false,
@@ -84,8 +92,13 @@ function fakeResponse() {
 			written.ended = true;
 			return res;
 		},
-		setHeader: () => res,
-		header: () => res,
+		setHeader(name: string, value: unknown) {
+			written.headers[name.toLowerCase()] = String(value);
+			return res;
+		},
+		header(name: string, value: unknown) {
+			return res.setHeader(name, value);
+		},
 	};
 	return { res, written };
 }
@@ -160,9 +173,9 @@ export async function callWebhook(
 }
 
 /* ------------------------------------------------------------------------ */
-/* Waiting executions: what n8n's waiting-webhook route does (the CLI's      */
-/* waiting-webhooks.ts getWebhookExecutionData + webhook-helpers.ts          */
-/* executeWebhook), over a saved `waiting` RunResult.                        */
+/* Waiting executions: what n8n 2.x's waiting-webhook route does (the CLI's  */
+/* webhooks/waiting-webhooks.ts, webhook-helpers.ts executeWebhook and       */
+/* active-executions.ts add), over saved `waiting` RunResults.               */
 /* ------------------------------------------------------------------------ */
 
 export interface WaitingRequest {
@@ -172,6 +185,13 @@ export interface WaitingRequest {
 	query?: Record<string, string>;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/**
+	 * Which n8n process serves the request (webhook processes behind a load
+	 * balancer): 0, the default, is the harness's own load of the package; any
+	 * other number loads a copy of dist/, so the package's module state (what a
+	 * process remembers) is that process's own.
+	 */
+	process?: number;
 }
 
 export interface WaitingAnswer {
@@ -180,7 +200,12 @@ export interface WaitingAnswer {
 	body: unknown;
 	/** The execution after this request: the same `waiting` result, or the resumed run's end. */
 	execution: RunResult;
+	/** Headers the node set on its own answer. */
+	headers: Record<string, string>;
+	/** This request resumed the execution (won n8n's resume). */
 	resumed: boolean;
+	/** webhook() returned items, but another request had resumed the execution first. */
+	lostResume: boolean;
 }
 
 export interface ResumeOptions {
@@ -189,145 +214,315 @@ export interface ResumeOptions {
 	instanceBaseUrl?: string;
 }
 
+export interface WaitingDelivery extends WaitingAnswer {
+	executionId: string;
+	request: unknown;
+	/** Time spent answering (webhook() and, when it resumed, the rest of the run). */
+	ms: number;
+}
+
+/** The status column n8n's route reads: waiting until a resume wins, then running, then the end. */
+interface ExecutionRow {
+	result: RunResult;
+	status: 'waiting' | 'running' | 'ended';
+	settle: Array<(result: RunResult) => void>;
+}
+
 /**
- * Delivers one request to the waiting node's restart webhook. As n8n does:
- * the execution is loaded afresh (a deep copy: nothing of a request that does
- * not resume is kept), the waiting node is disabled, waitTill cleared and the
- * node's last run dropped before `webhook()` runs in a real WebhookContext.
- * `workflowData` resumes the execution with n8n-core's WorkflowExecute, the
- * node's output replaced by it; otherwise the execution stays waiting.
+ * n8n's executions table and waiting-webhook route, in process. Faithful to
+ * what matters for concurrent callbacks:
+ * - every request loads the execution afresh (a deep copy of the saved data:
+ *   nothing a request that does not resume does to it is kept), checks the
+ *   resume token (401), then the status: running, ended with an error or
+ *   finished -> 409. There is no lock here: requests that load the execution
+ *   while it is waiting all call `webhook()`, concurrently.
+ * - before `webhook()` the waiting node is disabled, waitTill cleared and the
+ *   node's last run popped; `webhook()` runs in a real n8n-core WebhookContext.
+ * - `webhook()` throws -> 500, the execution stays waiting (invokeWebhook).
+ * - no `workflowData` -> the node's own answer, or 200; still waiting.
+ * - `workflowData` -> n8n resumes: ActiveExecutions.add updates the row only
+ *   if it is still `waiting` (requireStatus: 'waiting'); the first request to
+ *   get there wins and the run goes on from the node with those items; a
+ *   later one fails with ExecutionAlreadyResumingError, answered 500 "There
+ *   was a problem executing the workflow" unless the node answered the
+ *   request itself before returning (then its answer stands).
+ */
+export class WaitingExecutions {
+	readonly deliveries: WaitingDelivery[] = [];
+
+	private readonly rows = new Map<string, ExecutionRow>();
+
+	constructor(private readonly options: ResumeOptions = {}) {}
+
+	track(result: RunResult): void {
+		this.rows.set(result.executionId, {
+			result,
+			status: result.status === 'waiting' ? 'waiting' : 'ended',
+			settle: [],
+		});
+	}
+
+	/** The execution's end once it is no longer waiting (rejects after `timeoutMs`). */
+	async finished(executionId: string, timeoutMs = 10_000): Promise<RunResult> {
+		const row = this.rows.get(executionId);
+		if (!row) throw new UserError(`Execution ${executionId} is not tracked`);
+		if (row.status === 'ended') return row.result;
+		return await new Promise((resolve, reject) => {
+			const timer = setTimeout(
+				() => reject(new UserError(`Execution ${executionId} still waiting after ${timeoutMs} ms`)),
+				timeoutMs,
+			);
+			row.settle.push((result) => {
+				clearTimeout(timer);
+				resolve(result);
+			});
+		});
+	}
+
+	/** One request to `/webhook-waiting/<executionId>[/<suffix>]`. */
+	async deliver(executionId: string, request: WaitingRequest): Promise<WaitingAnswer> {
+		const started = Date.now();
+		const answer = await this.answer(executionId, request);
+		this.deliveries.push({ ...answer, executionId, request: request.body, ms: Date.now() - started });
+		this.settle(executionId);
+		return answer;
+	}
+
+	/**
+	 * What n8n's WaitTracker does when `waitTill` passes: it resumes the saved
+	 * execution (if still waiting) without any webhook; n8n-core then disables
+	 * the waiting node, so its input items pass through. False if it was not waiting.
+	 */
+	async resumeAtWaitTill(executionId: string): Promise<boolean> {
+		const row = this.rows.get(executionId);
+		if (row?.status !== 'waiting') return false;
+		row.status = 'running';
+		await this.run(row, executionId, structuredClone(row.result.runExecutionData));
+		this.settle(executionId);
+		return true;
+	}
+
+	/** Runs a resumed execution to its end (or its next wait) and saves the result. */
+	private async run(row: ExecutionRow, executionId: string, data: IRunExecutionData): Promise<void> {
+		const { workflow } = row.result;
+		const types = await typesOfProcess(0);
+		const order: string[] = [];
+		const additionalData = buildAdditionalData({
+			executionId,
+			mode: row.result.run.mode,
+			workflow: toWorkflowBase({
+				id: workflow.id,
+				name: workflow.name ?? 'Harness workflow',
+				nodes: Object.values(workflow.nodes),
+				connections: workflow.connectionsBySourceNode,
+			}),
+			credentialsHelper: new HarnessCredentialsHelper(types, { ...this.options.credentials }),
+			instanceBaseUrl: this.options.instanceBaseUrl ?? 'http://localhost:5678',
+		});
+		additionalData.hooks?.addHandler('nodeExecuteAfter', (nodeName) => {
+			order.push(nodeName);
+		});
+		const run = await new WorkflowExecute(additionalData, row.result.run.mode, data).processRunExecutionData(
+			workflow,
+		);
+		row.result = toResult(run, workflow, executionId, order);
+		row.status = row.result.status === 'waiting' ? 'waiting' : 'ended';
+	}
+
+	/** Tells those waiting in `finished()` (once the request that ended it is logged). */
+	private settle(executionId: string): void {
+		const row = this.rows.get(executionId);
+		if (row?.status === 'ended') for (const settle of row.settle.splice(0)) settle(row.result);
+	}
+
+	private async answer(executionId: string, request: WaitingRequest): Promise<WaitingAnswer> {
+		const row = this.rows.get(executionId);
+		let headers: Record<string, string> = {};
+		const keep = (status: number, body: unknown, lostResume = false): WaitingAnswer => ({
+			status,
+			body,
+			headers,
+			execution: row!.result,
+			resumed: false,
+			lostResume,
+		});
+		if (!row) {
+			return {
+				status: 404,
+				body: { message: `The execution "${executionId}" does not exist.` },
+				headers,
+				execution: undefined as unknown as RunResult,
+				resumed: false,
+				lostResume: false,
+			};
+		}
+		// The DB load: a copy of what is saved now.
+		const saved = row.result;
+		const data = structuredClone(saved.runExecutionData);
+		if (data.resumeToken && request.query?.signature !== data.resumeToken)
+			return keep(401, { error: 'Invalid token' });
+		if (row.status === 'running')
+			return keep(409, { message: `The execution "${executionId}" is running already.` });
+		if (data.resultData.error)
+			return keep(409, { message: `The execution "${executionId}" has finished with error.` });
+		if (row.status === 'ended')
+			return keep(409, { message: `The execution "${executionId} has finished already.` });
+
+		const lastNodeExecuted = String(data.resultData.lastNodeExecuted);
+		data.executionData!.nodeExecutionStack[0].node.disabled = true;
+		data.waitTill = undefined;
+		data.resultData.runData[lastNodeExecuted]?.pop();
+
+		await ensureContainer();
+		const types = await typesOfProcess(request.process ?? 0);
+		const { workflow } = saved;
+		const node = workflow.getNode(lastNodeExecuted) as INode;
+		const nodeType = types.getByNameAndVersion(node.type, node.typeVersion);
+		const method = request.method ?? 'POST';
+		const description = nodeType.description.webhooks?.find(
+			(w) =>
+				w.restartWebhook === true &&
+				w.httpMethod === method &&
+				String(w.path ?? '') === (request.suffix ?? ''),
+		);
+		if (!description || !nodeType.webhook) {
+			return keep(404, {
+				message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.`,
+			});
+		}
+		const credentialsHelper = new HarnessCredentialsHelper(types, { ...this.options.credentials });
+		const base = {
+			id: workflow.id,
+			name: workflow.name ?? 'Harness workflow',
+			nodes: Object.values(workflow.nodes),
+			connections: workflow.connectionsBySourceNode,
+		};
+		const mode = saved.run.mode;
+		const additionalData = buildAdditionalData({
+			executionId,
+			mode,
+			workflow: toWorkflowBase(base),
+			credentialsHelper,
+			instanceBaseUrl: this.options.instanceBaseUrl ?? 'http://localhost:5678',
+		});
+		const { res, written } = fakeResponse();
+		headers = written.headers;
+		additionalData.httpRequest = {
+			method,
+			body: request.body,
+			query: request.query ?? {},
+			headers: request.headers ?? { 'content-type': 'application/json' },
+			params: {},
+			rawBody: Buffer.from(JSON.stringify(request.body ?? '')),
+		} as unknown as typeof additionalData.httpRequest;
+		additionalData.httpResponse = res as unknown as typeof additionalData.httpResponse;
+		const webhookData: IWebhookData = {
+			httpMethod: method,
+			node: node.name,
+			path: String(description.path ?? ''),
+			webhookDescription: description,
+			workflowId: workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+		};
+		let result: IWebhookResponseData;
+		try {
+			const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], data);
+			result = await nodeType.webhook.call(context);
+		} catch {
+			// invokeWebhook: the caller gets a 500 and the execution stays waiting.
+			return keep(500, { message: 'Workflow Webhook Error: Workflow could not be started!' });
+		}
+		const own = written.ended ? { status: written.status, body: written.body } : undefined;
+		if (result.workflowData === undefined) {
+			if (own) return keep(own.status, own.body);
+			return keep(200, result.webhookResponse ?? { message: 'Webhook call received' });
+		}
+		// ActiveExecutions.add: update the row only if it is still waiting.
+		if (row.status !== 'waiting') {
+			if (own) return keep(own.status, own.body, true);
+			return keep(500, { message: 'There was a problem executing the workflow' }, true);
+		}
+		row.status = 'running';
+		const entry = data.executionData!.nodeExecutionStack[0];
+		entry.data.main = result.workflowData;
+		entry.metadata = { ...entry.metadata, forwardAllOutputs: true };
+		await this.run(row, executionId, data);
+		return {
+			status: own?.status ?? 200,
+			body: own ? own.body : { message: 'Workflow was started' },
+			headers,
+			execution: row.result,
+			resumed: true,
+			lostResume: false,
+		};
+	}
+}
+
+const processTypes = new Map<number, Promise<HarnessNodeTypes>>();
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The package as n8n process `serving` loaded it (see WaitingRequest.process). */
+async function typesOfProcess(serving: number): Promise<HarnessNodeTypes> {
+	if (serving === 0) return await (typesPromise ??= HarnessNodeTypes.load());
+	let types = processTypes.get(serving);
+	if (!types) {
+		// Inside the repository's node_modules, so the copy resolves the same n8n-workflow;
+		// one folder per test process (jest runs test files in parallel workers). Copies
+		// left by test processes that have ended are removed.
+		const copies = join(PACKAGE_ROOT, 'node_modules', '.cache', 'harness-processes');
+		mkdirSync(copies, { recursive: true });
+		for (const name of readdirSync(copies)) {
+			if (!isRunning(Number(name.split('-')[0])))
+				rmSync(join(copies, name), { recursive: true, force: true });
+		}
+		const root = join(copies, `${process.pid}-${serving}`);
+		rmSync(root, { recursive: true, force: true });
+		mkdirSync(root, { recursive: true });
+		cpSync(join(PACKAGE_ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+		copyFileSync(join(PACKAGE_ROOT, 'package.json'), join(root, 'package.json'));
+		types = HarnessNodeTypes.load(undefined, root);
+		processTypes.set(serving, types);
+	}
+	return await types;
+}
+
+/**
+ * Delivers one request to a waiting execution on its own (a table holding
+ * only that execution, as saved in `waiting`).
  */
 export async function deliverToWaiting(
 	waiting: RunResult,
 	request: WaitingRequest,
 	options: ResumeOptions = {},
 ): Promise<WaitingAnswer> {
-	const keep = (status: number, body: unknown): WaitingAnswer => ({
-		status,
-		body,
-		execution: waiting,
-		resumed: false,
-	});
-	if (waiting.status !== 'waiting')
-		return keep(409, { message: `The execution "${waiting.executionId}" has finished already.` });
-	const data = structuredClone(waiting.runExecutionData);
-	if (data.resumeToken && request.query?.signature !== data.resumeToken)
-		return keep(401, { error: 'Invalid token' });
-	const lastNodeExecuted = String(data.resultData.lastNodeExecuted);
-	data.executionData!.nodeExecutionStack[0].node.disabled = true;
-	data.waitTill = undefined;
-	data.resultData.runData[lastNodeExecuted]?.pop();
-
-	await ensureContainer();
-	typesPromise ??= HarnessNodeTypes.load();
-	const types = await typesPromise;
-	const { workflow } = waiting;
-	const node = workflow.getNode(lastNodeExecuted) as INode;
-	const nodeType = types.getByNameAndVersion(node.type, node.typeVersion);
-	const method = request.method ?? 'POST';
-	const description = nodeType.description.webhooks?.find(
-		(w) =>
-			w.restartWebhook === true && w.httpMethod === method && String(w.path ?? '') === (request.suffix ?? ''),
-	);
-	if (!description || !nodeType.webhook) {
-		return keep(404, {
-			message: `The workflow for execution "${waiting.executionId}" does not contain a waiting webhook with a matching path/method.`,
-		});
-	}
-	const credentialsHelper = new HarnessCredentialsHelper(types, { ...options.credentials });
-	const base = {
-		id: workflow.id,
-		name: workflow.name ?? 'Harness workflow',
-		nodes: Object.values(workflow.nodes),
-		connections: workflow.connectionsBySourceNode,
-	};
-	const mode = waiting.run.mode;
-	const additional = () =>
-		buildAdditionalData({
-			executionId: waiting.executionId,
-			mode,
-			workflow: toWorkflowBase(base),
-			credentialsHelper,
-			instanceBaseUrl: options.instanceBaseUrl ?? 'http://localhost:5678',
-		});
-	const additionalData = additional();
-	const { res, written } = fakeResponse();
-	additionalData.httpRequest = {
-		method,
-		body: request.body,
-		query: request.query ?? {},
-		headers: request.headers ?? { 'content-type': 'application/json' },
-		params: {},
-		rawBody: Buffer.from(JSON.stringify(request.body ?? '')),
-	} as unknown as typeof additionalData.httpRequest;
-	additionalData.httpResponse = res as unknown as typeof additionalData.httpResponse;
-	const webhookData: IWebhookData = {
-		httpMethod: method,
-		node: node.name,
-		path: String(description.path ?? ''),
-		webhookDescription: description,
-		workflowId: workflow.id,
-		workflowExecuteAdditionalData: additionalData,
-	};
-	let result: IWebhookResponseData;
-	try {
-		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], data);
-		result = await nodeType.webhook.call(context);
-	} catch (error) {
-		// n8n answers 500 and keeps the execution waiting (invokeWebhook's `failed`).
-		return keep(500, { message: (error as Error).message });
-	}
-	if (result.workflowData === undefined) {
-		if (written.ended) return keep(written.status, written.body);
-		return keep(200, result.webhookResponse ?? { message: 'Webhook call received' });
-	}
-	const entry = data.executionData!.nodeExecutionStack[0];
-	entry.data.main = result.workflowData;
-	entry.metadata = { ...entry.metadata, forwardAllOutputs: true };
-	const order: string[] = [];
-	const runData = additional();
-	runData.hooks?.addHandler('nodeExecuteAfter', (nodeName) => {
-		order.push(nodeName);
-	});
-	const run = await new WorkflowExecute(runData, mode, data).processRunExecutionData(workflow);
-	return {
-		status: written.ended ? written.status : 200,
-		body: written.ended ? written.body : { message: 'Workflow was started' },
-		execution: toResult(run, workflow, waiting.executionId, order),
-		resumed: true,
-	};
-}
-
-export interface WaitingServerDelivery {
-	executionId: string;
-	status: number;
-	body: unknown;
-	request: unknown;
-	resumed: boolean;
-	/** Time spent answering (webhook() and, when it resumed, the rest of the run). */
-	ms: number;
+	const executions = new WaitingExecutions(options);
+	executions.track(waiting);
+	return await executions.deliver(waiting.executionId, request);
 }
 
 /**
  * An https stand-in for n8n's `/webhook-waiting/` route (the test-only
- * self-signed certificate of the simulator): its `url` is the instance base
- * URL to run workflows with, so `$execution.resumeUrl` is https and points
- * here. `track()` a waiting RunResult; requests for it go to
- * `deliverToWaiting`, one at a time per execution (n8n answers 409 while a
- * resumed execution runs); `finished()` settles with the resumed run's end.
+ * self-signed certificate of the simulator) in front of a WaitingExecutions
+ * table: its `url` is the instance base URL to run workflows with, so
+ * `$execution.resumeUrl` is https and points here. `track()` a waiting
+ * RunResult; requests over https and in-process `deliver()` calls reach the
+ * same table, concurrently, as n8n's route would.
  */
-export class WaitingWebhookServer {
-	readonly deliveries: WaitingServerDelivery[] = [];
-
-	private readonly executions = new Map<
-		string,
-		{ result: RunResult; busy: boolean; settle: Array<(r: RunResult) => void> }
-	>();
-
+export class WaitingWebhookServer extends WaitingExecutions {
 	private constructor(
 		private readonly receiver: HttpsReceiver,
-		private readonly credentials: CredentialsByType,
-	) {}
+		credentials: CredentialsByType,
+	) {
+		super({ credentials, instanceBaseUrl: receiver.url });
+	}
 
 	static async start(credentials: CredentialsByType): Promise<WaitingWebhookServer> {
 		let server: WaitingWebhookServer | undefined;
@@ -340,63 +535,18 @@ export class WaitingWebhookServer {
 		return this.receiver.url;
 	}
 
-	track(result: RunResult): void {
-		this.executions.set(result.executionId, { result, busy: false, settle: [] });
-	}
-
-	/** The execution's end once it is no longer waiting (rejects after `timeoutMs`). */
-	async finished(executionId: string, timeoutMs = 10_000): Promise<RunResult> {
-		const entry = this.executions.get(executionId);
-		if (!entry) throw new UserError(`Execution ${executionId} is not tracked`);
-		if (entry.result.status !== 'waiting') return entry.result;
-		return await new Promise((resolve, reject) => {
-			const timer = setTimeout(
-				() => reject(new UserError(`Execution ${executionId} still waiting after ${timeoutMs} ms`)),
-				timeoutMs,
-			);
-			entry.settle.push((result) => {
-				clearTimeout(timer);
-				resolve(result);
-			});
-		});
-	}
-
 	async stop(): Promise<void> {
 		await this.receiver.stop();
 	}
 
 	private async receive(request: ReceivedRequest): Promise<{ status: number; body?: unknown }> {
 		const match = /^\/webhook-waiting\/([^/]+)(?:\/(.*))?$/.exec(request.path);
-		const entry = match ? this.executions.get(decodeURIComponent(match[1])) : undefined;
-		const started = Date.now();
-		const log = (status: number, body: unknown, resumed = false) => {
-			const ms = Date.now() - started;
-			this.deliveries.push({
-				executionId: match?.[1] ?? '',
-				status,
-				body,
-				request: request.body,
-				resumed,
-				ms,
-			});
-			return { status, body };
-		};
-		if (!match || !entry) return log(404, { message: 'The execution does not exist.' });
-		if (entry.busy) return log(409, { message: `The execution "${match[1]}" is running already.` });
-		entry.busy = true;
-		try {
-			const answer = await deliverToWaiting(
-				entry.result,
-				{ suffix: match[2] ?? '', query: request.query, body: request.body },
-				{ credentials: this.credentials, instanceBaseUrl: this.url },
-			);
-			if (answer.resumed) {
-				entry.result = answer.execution;
-				for (const settle of entry.settle.splice(0)) settle(answer.execution);
-			}
-			return log(answer.status, answer.body, answer.resumed);
-		} finally {
-			entry.busy = false;
-		}
+		if (!match) return { status: 404, body: { message: 'Not found' } };
+		const answer = await this.deliver(decodeURIComponent(match[1]), {
+			suffix: match[2] ?? '',
+			query: request.query,
+			body: request.body,
+		});
+		return { status: answer.status, body: answer.body };
 	}
 }

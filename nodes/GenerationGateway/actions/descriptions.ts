@@ -160,3 +160,15 @@ export function conversationField(options: {
 		],
 	};
 }
+
+/** A turn's "Binary Properties": files of the input item attached to the turn (Message, Response, Cached Content). */
+export function binaryPropertiesValue(description: string): INodeProperties {
+	return {
+		displayName: 'Binary Properties',
+		name: 'binaryProperties',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. data, data_1',
+		description,
+	};
+}

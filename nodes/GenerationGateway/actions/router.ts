@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { readRequestSettings } from './descriptions';
 import { findOperation } from './resources';
+import { runsAsTool, toolItem } from './tool';
 
 function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
@@ -34,14 +35,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			},
 		);
 	}
-	const whole = await module.executeAll?.(this);
+	// A tool call cannot put the execution to wait: Create and Wait polls, and errors become readable items.
+	const asTool = runsAsTool(this);
+	const whole = asTool ? undefined : await module.executeAll?.(this);
 	if (whole) return whole;
 	const { maxConcurrency } = readRequestSettings(this, 0);
-	const continueOnFail = this.continueOnFail();
+	const continueOnFail = asTool || this.continueOnFail();
 
 	const perItem = await mapWithConcurrency(items.length, maxConcurrency, async (itemIndex) => {
 		try {
-			const output = await module.execute.call(this, itemIndex);
+			const output = (await module.execute.call(this, itemIndex)).map((item) =>
+				asTool ? toolItem(item) : item,
+			);
 			return output.map((item) => ({ ...item, pairedItem: item.pairedItem ?? { item: itemIndex } }));
 		} catch (error) {
 			const wrapped = withItemIndex(this, error, itemIndex);

@@ -1,4 +1,5 @@
 import { invalid } from '../http';
+import { checkBase64, checkMime } from '../media/inline';
 
 /**
  * The interface's rules for POST /v1beta/cachedContents, written again for the
@@ -63,6 +64,12 @@ export function validateCachedContentRequest(body: unknown): Json {
 				invalid(`contents[${n}].parts[${m}]`, 'a part must not be empty');
 			if (part.text !== undefined && typeof part.text !== 'string')
 				invalid(`contents[${n}].parts[${m}].text`, 'text must be a string');
+			if (part.inlineData !== undefined) {
+				const inline = isObject(part.inlineData) ? part.inlineData : {};
+				const path = `contents[${n}].parts[${m}].inlineData`;
+				checkMime(`${path}.mimeType`, inline.mimeType, () => true);
+				checkBase64(`${path}.data`, inline.data);
+			}
 		});
 	});
 	if (body.systemInstruction !== undefined) {

@@ -1,4 +1,5 @@
 import { invalid } from '../http';
+import { checkBase64, checkMime } from '../media/inline';
 
 /**
  * The interface's rules for POST /v1/messages, written again for the
@@ -47,8 +48,24 @@ function validateTurns(messages: unknown): void {
 			if (!isObject(block) || typeof block.type !== 'string') {
 				invalid(`messages.${n}.content.${m}`, `messages.${n}.content.${m}: a content block needs a type`);
 			}
+			validateFileBlock(`messages.${n}.content.${m}`, block);
 		});
 	});
+}
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+
+/** Image and document blocks with a base64 source: the Messages protocol's media types, strict base64. */
+function validateFileBlock(path: string, block: Json): void {
+	if (block.type !== 'image' && block.type !== 'document') return;
+	const source = block.source;
+	if (!isObject(source) || source.type !== 'base64') return; // url / file sources: not inline
+	const accepts =
+		block.type === 'image'
+			? (mime: string) => IMAGE_TYPES.includes(mime)
+			: (mime: string) => mime === 'application/pdf';
+	checkMime(`${path}.source.media_type`, source.media_type, accepts);
+	checkBase64(`${path}.source.data`, source.data);
 }
 
 function validateThinking(thinking: unknown, maxTokens: number): void {

@@ -10,6 +10,9 @@ import type { Simulator } from '../server';
  * prompt carries a trigger: `[fail]`, `[expire]` or `[cancel]`; `[after:<ms>]`
  * overrides when the task ends. Every status change is posted to the task's
  * https callback address (the body is the task record, as GET returns it).
+ * A delivery answered 5xx, or lost on the network, is tried again (the real
+ * gateway was seen retrying callbacks; its schedule is not published): up to
+ * `callbackAttempts` attempts, `callbackRetryDelayMs` apart.
  */
 
 export interface VideoTiming {
@@ -31,6 +34,8 @@ export interface SimTask {
 	callbackUrl?: string;
 	/** Status last posted to the callback address. */
 	notified?: string;
+	/** A chain of deliveries for this task is under way (they go one after another, in order). */
+	delivering?: boolean;
 }
 
 export interface CallbackDelivery {
@@ -39,6 +44,8 @@ export interface CallbackDelivery {
 	url: string;
 	httpStatus?: number;
 	error?: string;
+	/** 1 for the first try of this status, 2 for its first retry... */
+	attempt: number;
 }
 
 const OUTCOME_TRIGGERS: Array<[string, SimTask['outcome']]> = [
@@ -54,6 +61,10 @@ export class VideoTasks {
 
 	/** Whether status changes are posted to callback addresses (off = the P2 bench's pure polling). */
 	callbacksEnabled = true;
+
+	callbackAttempts = 3;
+
+	callbackRetryDelayMs = 200;
 
 	readonly tasks = new Map<string, SimTask>();
 
@@ -91,9 +102,19 @@ export class VideoTasks {
 		return 'pending';
 	}
 
-	/** The Video task record of the interface; `data` only once completed. */
-	record(task: SimTask): Record<string, unknown> {
-		const status = this.status(task);
+	/** The statuses the task passes through, in order (a phase of zero length is skipped). */
+	phases(task: SimTask): string[] {
+		const queueAt = Math.min(this.timing.queueAfterMs, task.doneAfterMs);
+		const runAt = Math.min(this.timing.runAfterMs, task.doneAfterMs);
+		const phases: string[] = [];
+		if (queueAt > 0) phases.push('pending');
+		if (runAt > queueAt) phases.push('queue');
+		if (task.doneAfterMs > runAt) phases.push('in_progress');
+		return [...phases, task.outcome];
+	}
+
+	/** The Video task record of the interface (now, or as it was in `status`); `data` only once completed. */
+	record(task: SimTask, status = this.status(task)): Record<string, unknown> {
 		const record: Record<string, unknown> = {
 			created: Math.floor(task.createdAt / 1000),
 			id: task.id,
@@ -112,19 +133,42 @@ export class VideoTasks {
 		return record;
 	}
 
-	/** Posts pending status changes to callback addresses; runs on a timer while any are due. */
+	/**
+	 * Posts status changes to callback addresses, every change in order even
+	 * when the timer saw two at once ("calls it after the task status
+	 * changes"); runs on a timer while any are due.
+	 */
 	async deliverCallbacks(): Promise<void> {
 		if (!this.callbacksEnabled) return;
-		const due = [...this.tasks.values()].filter((t) => t.callbackUrl && t.notified !== this.status(t));
-		await Promise.all(
-			due.map(async (task) => {
-				const record = this.record(task);
-				task.notified = String(record.status);
-				this.deliveries.push(await post(task.callbackUrl!, record));
-			}),
+		const due = [...this.tasks.values()].filter(
+			(t) => t.callbackUrl && !t.delivering && t.notified !== this.status(t),
 		);
+		await Promise.all(due.map(async (task) => await this.catchUp(task)));
 		const open = [...this.tasks.values()].some((t) => t.callbackUrl && !isTerminal(t.notified));
 		if (!open) this.stopTimer();
+	}
+
+	/** Delivers the task's statuses after the last one posted, up to its current one. */
+	private async catchUp(task: SimTask): Promise<void> {
+		task.delivering = true;
+		try {
+			for (let current = this.status(task); task.notified !== current; current = this.status(task)) {
+				const phases = this.phases(task);
+				const upTo = phases.indexOf(current);
+				const from = task.notified === undefined ? 0 : phases.indexOf(task.notified) + 1;
+				const next = from > 0 || task.notified === undefined ? phases[Math.min(from, upTo)] : current;
+				task.notified = next;
+				const record = this.record(task, next);
+				for (let attempt = 1; attempt <= this.callbackAttempts; attempt++) {
+					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs));
+					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
+					this.deliveries.push(delivery);
+					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
+				}
+			}
+		} finally {
+			task.delivering = false;
+		}
 	}
 
 	stopTimer(): void {
@@ -143,7 +187,10 @@ const isTerminal = (status: string | undefined) =>
 	status === 'completed' || status === 'failed' || status === 'expired' || status === 'cancelled';
 
 /** One delivery; the self-signed certificate of local receivers is accepted (tests only). */
-async function post(url: string, record: Record<string, unknown>): Promise<CallbackDelivery> {
+async function post(
+	url: string,
+	record: Record<string, unknown>,
+): Promise<Omit<CallbackDelivery, 'attempt'>> {
 	const body = JSON.stringify(record);
 	const base = { id: String(record.id), status: String(record.status), url };
 	return await new Promise((resolve) => {

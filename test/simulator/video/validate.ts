@@ -1,4 +1,5 @@
 import { invalid } from '../http';
+import { checkMediaUrl } from '../media/inline';
 
 /**
  * The simulator's own reading of "POST /v1/videos" (written apart from the
@@ -206,6 +207,7 @@ export function validateVideoCreate(body: unknown): void {
 	for (const f of frameList) {
 		if (!isObject(f) || typeof f.image_url !== 'string' || !f.image_url)
 			invalid('frame_images', 'each frame needs image_url');
+		checkMediaUrl('frame_images', String(f.image_url), 'image');
 		if (f.frame_type !== 'first_frame' && f.frame_type !== 'last_frame')
 			invalid('frame_images', 'frame_type must be first_frame or last_frame');
 	}
@@ -225,6 +227,7 @@ export function validateVideoCreate(body: unknown): void {
 		const kind = present[0];
 		if (typeof ref[`${kind}_url`] !== 'string' || !ref[`${kind}_url`])
 			invalid('input_references', `${kind}_url must be a non-empty string`);
+		checkMediaUrl('input_references', String(ref[`${kind}_url`]), kind);
 		if (ref.type !== undefined && ref.type !== `${kind}_url`)
 			invalid('input_references', `type ${String(ref.type)} does not match ${kind}_url`);
 		const role = ref.role === undefined ? KIND_ROLE[kind] : String(ref.role);

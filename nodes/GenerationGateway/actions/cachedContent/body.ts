@@ -27,6 +27,16 @@ export function ttlFromSeconds(seconds: number): string {
 	return `${text}s`;
 }
 
+/** A file as a part of a turn: Gemini's `inlineData` with the MIME type and the base64 bytes. */
+export function inlineDataPart(mimeType: string, base64: string): IDataObject {
+	return { [W.inlineData]: { [W.inlineMimeType]: mimeType, [W.inlineBase64]: base64 } };
+}
+
+/** A form turn's parts: its text (when any), then its files. */
+export function turnParts(text: string, files: IDataObject[]): IDataObject[] {
+	return [...(text || !files.length ? [{ text }] : []), ...files];
+}
+
 export interface CachedContentForm {
 	model: string;
 	contents: unknown;

@@ -8,11 +8,16 @@ import {
 	MAX_DISPLAY_NAME,
 	buildCachedContentBody,
 	cachedContentBodySchema,
+	inlineDataPart,
+	turnParts,
 } from './body';
+import { Base64Payload } from '../../../shared/base64Payload';
+import { readBinaryFile } from '../../../shared/binary';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import {
 	additionalBodyField,
+	binaryPropertiesValue,
 	conversationField,
 	readAdditionalBody,
 	readRequestSettings,
@@ -39,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Text Turns', value: 'form' },
+			{ name: 'Turns', value: 'form', description: 'Text turns, with files from binary properties' },
 			{
 				name: 'JSON',
 				value: 'json',
@@ -59,7 +64,13 @@ const properties: INodeProperties[] = [
 		],
 		show: { contentsMode: ['form'] },
 		textRows: 6,
-		description: 'The content to cache, in conversation order (at least one turn)',
+		description:
+			'The content to cache, in conversation order (at least one turn). A turn can carry files from binary properties, e.g. a long PDF.',
+		extraValues: [
+			binaryPropertiesValue(
+				'Binary properties of the input item to cache with this turn (comma-separated), each sent as an inline data part with its MIME type',
+			),
+		],
 	}),
 	{
 		displayName: 'Contents (JSON)',
@@ -150,15 +161,32 @@ function readExpireTime(ctx: IExecuteFunctions, i: number): string {
 	return parsed.isValid ? parsed.toUTC().toISO({ suppressMilliseconds: true })! : text;
 }
 
+/** The form's turns; attached binaries become inline data parts whose base64 waits in `payload`. */
+async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Payload): Promise<IDataObject[]> {
+	const turns = (ctx.getNodeParameter('turns', i, {}) as IDataObject).turn as IDataObject[] | undefined;
+	const contents: IDataObject[] = [];
+	for (const [n, turn] of (turns ?? []).entries()) {
+		const files: IDataObject[] = [];
+		for (const name of splitList(turn.binaryProperties, true)) {
+			const file = await readBinaryFile(ctx, i, name, {
+				field: `Turns (#${n + 1} Binary Properties)`,
+				expected: 'a file with a MIME type',
+				accepts: (mimeType) => mimeType !== 'application/octet-stream',
+			});
+			files.push(inlineDataPart(file.mimeType, payload.embed(file.bytes)));
+		}
+		contents.push({ role: turn.role, parts: turnParts(String(turn.text ?? ''), files) });
+	}
+	return contents;
+}
+
 async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const param = <T>(name: string, fallback: T) => this.getNodeParameter(name, i, fallback) as T;
+	const payload = new Base64Payload();
 	const contents =
 		param<string>('contentsMode', 'form') === 'json'
 			? readJsonParameter(this, 'contentsJson', 'Contents (JSON)', i)
-			: ((param<IDataObject>('turns', {}).turn as IDataObject[] | undefined)?.map((turn) => ({
-					role: turn.role,
-					parts: [{ text: turn.text }],
-				})) ?? []);
+			: await readTurns(this, i, payload);
 	const declarations = readJsonParameter(this, 'functionDeclarations', 'Function Declarations (JSON)', i);
 	const mode = param<string>('functionCallingMode', 'default');
 	const expiry = param<string>('expiry', 'ttl');
@@ -181,7 +209,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	const { body: resource } = await gatewayRequest<IDataObject>(this, {
 		method: 'POST',
 		path: CACHED_CONTENT_PATH,
-		body,
+		body: payload.requestBody(body),
 		kind: 'create',
 		timeoutMs,
 		itemIndex: i,

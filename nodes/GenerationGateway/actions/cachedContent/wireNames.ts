@@ -22,4 +22,7 @@ export const CACHED_CONTENT_WIRE = {
 	/** Part kinds other than text (JSON mode only): Gemini's `inlineData` {mimeType, data}, `fileData` {mimeType, fileUri}, `functionCall`, `functionResponse`, `executableCode`, `codeExecutionResult`, `thought`, `thoughtSignature`. */
 	inlineData: 'inlineData',
 	fileData: 'fileData',
+	/** Members of an `inlineData` part, which a turn's Binary Properties become: Gemini's `mimeType` and `data` (base64). */
+	inlineMimeType: 'mimeType',
+	inlineBase64: 'data',
 } as const;

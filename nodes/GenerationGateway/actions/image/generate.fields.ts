@@ -3,12 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ImageModel } from './catalog';
 import { IMAGE_MODELS, VARIANT_A_LIMITS, imageCatalog } from './catalog';
 import { additionalBodyField, scoped } from '../descriptions';
-import { accepts, isVariantC, label, modelsWhere, showModels, variantA } from './generate.conditions';
+import { accepts, forModels, isVariantC, label, variantAOnly } from './generate.conditions';
 import { imageOptionsField } from './generate.options';
 
 /**
  * The form of Image → Generate. Every model-dependent field is shown through a
- * condition computed from the catalog (imageCatalog.showFor / uncatalogued), so
+ * condition computed from the catalog (imageCatalog.displayFor), so
  * the form shows exactly what the chosen model accepts. Option names inside
  * "Options" are the wire names; builder: body.ts.
  */
@@ -35,7 +35,7 @@ const listSizeFields: INodeProperties[] = groupBy((m) => (Array.isArray(m.sizes)
 			options: values.map(label),
 			default: initial,
 			description: `The sizes ${ids.join(', ')} can produce`,
-			displayOptions: showModels(modelsWhere((m) => ids.includes(m.id))),
+			displayOptions: forModels((m) => ids.includes(m.id)),
 		};
 	},
 );
@@ -49,7 +49,7 @@ const qualityFields: INodeProperties[] = groupBy((m) => m.qualities).map(({ valu
 	options: [{ name: 'Model Default', value: '' }, ...values.map(label)],
 	default: '',
 	description: `The qualities ${ids.join(', ')} accept; Model Default sends none`,
-	displayOptions: showModels(modelsWhere((m) => ids.includes(m.id))),
+	displayOptions: forModels((m) => ids.includes(m.id)),
 }));
 
 const freeSize = (m: ImageModel) => m.variant === 'B' && !Array.isArray(m.sizes);
@@ -92,7 +92,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 1536x1024',
 		description:
 			'"auto" or WIDTHxHEIGHT: both sides multiples of 16, aspect ratio between 1:3 and 3:1, at most 3840x2160 (longer side 3840, at most 3840×2160 pixels)',
-		displayOptions: showModels(modelsWhere(freeSize)),
+		displayOptions: forModels(freeSize),
 	},
 	{
 		displayName: 'Size',
@@ -102,7 +102,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 2048x1152 (empty: 1024x1024)',
 		description:
 			'"auto" or WIDTHxHEIGHT; pixel area between 512x512 and 2048x2048, aspect ratio between 1:8 and 8:1. Empty or auto: the gateway uses 1024x1024.',
-		displayOptions: showModels(modelsWhere(isVariantC)),
+		displayOptions: forModels(isVariantC),
 	},
 	{
 		displayName: 'Size',
@@ -111,7 +111,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 1024x1024',
 		description: '"auto" or WIDTHxHEIGHT. Empty: not sent (the model\'s default).',
-		displayOptions: showModels(variantA()),
+		displayOptions: variantAOnly(),
 	},
 	...qualityFields,
 	{
@@ -121,7 +121,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 10 },
 		default: 1,
 		description: 'How many images to generate (1 to 10). Each becomes a binary: data, data_1, ...',
-		displayOptions: showModels(modelsWhere((m) => m.variant === 'B' && m.maxImages > 1)),
+		displayOptions: forModels((m) => m.variant === 'B' && m.maxImages > 1),
 	},
 	{
 		displayName: 'Number of Images',
@@ -130,7 +130,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: VARIANT_A_LIMITS.maxImages },
 		default: 1,
 		description: 'How many images to generate (1 to 4)',
-		displayOptions: showModels(variantA()),
+		displayOptions: variantAOnly(),
 	},
 	{
 		displayName: 'Reference Images',
@@ -141,7 +141,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		description:
 			'Images the model starts from (1 to 5 for the generic path, up to 3 for imgE). A binary property is sent as a data URL (data:MIME-type;base64,...).',
-		displayOptions: showModels(variantA(), modelsWhere(isVariantC)),
+		displayOptions: forModels(isVariantC, { unknown: true }),
 		options: [
 			{
 				displayName: 'Image',
@@ -184,7 +184,7 @@ const properties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to download images the gateway returns by URL into binary properties. The URL stays in the JSON either way.',
-		displayOptions: showModels(variantA(), modelsWhere(accepts('response_format'))),
+		displayOptions: forModels(accepts('response_format'), { unknown: true }),
 	},
 	imageOptionsField,
 	additionalBodyField,

@@ -1,13 +1,15 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { binaryPropertyName } from '../../../shared/binary';
-import { imageVariantOf } from './catalog';
+import { imageCatalog, imageVariantOf } from './catalog';
 import { buildImageBody } from './body';
 import { B64_MARKER, readImageResult } from './result';
 import { IMAGE_FIELD_LABELS, imageRequestSchema } from './schema';
 import { ImageStreamCollector, streamedResultJson } from './stream';
 import { parseEventJson, readSseEvents } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
+import type { ModelForm } from '../../../shared/modelFields';
+import { readModelForm } from '../../../shared/modelFields';
 import { assertValid } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, withAdditionalBody } from '../descriptions';
 import type { OperationModule } from '../types';
@@ -26,21 +28,31 @@ import { dataItems, downloadImage, formatFromContentType, imageBinary, readRefer
 
 const PATH = '/v1/images/generations';
 
-async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const model = String(ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '');
+/** The form of this operation as each item's model sees it (a field the model rejects is refused). */
+const IMAGE_FORM = {
+	properties: generateFields,
+	catalog: imageCatalog,
+	notSent: ['downloadUrls', 'includePartialImages'],
+};
+
+async function readBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	model: string,
+	form: ModelForm,
+): Promise<IDataObject> {
 	const { variant } = imageVariantOf(model);
 	const entries =
 		variant === 'B'
 			? []
-			: (((ctx.getNodeParameter('referenceImages', itemIndex, {}) as IDataObject).images ??
-					[]) as ReferenceImageEntry[]);
+			: (((form.value('referenceImages', {}) as IDataObject).images ?? []) as ReferenceImageEntry[]);
 	const body = buildImageBody({
 		model,
 		prompt: ctx.getNodeParameter('prompt', itemIndex, '') as string,
-		size: ctx.getNodeParameter('size', itemIndex, '') as string,
-		n: (ctx.getNodeParameter('n', itemIndex, null) as number | null) ?? undefined,
-		quality: ctx.getNodeParameter('quality', itemIndex, '') as string,
-		options: ctx.getNodeParameter('options', itemIndex, {}) as IDataObject,
+		size: form.value('size', ''),
+		n: form.value<number | null>('n', null) ?? undefined,
+		quality: form.value('quality', ''),
+		options: form.collection('options'),
 		referenceImages: await readReferenceImages(ctx, itemIndex, entries),
 	});
 	return withAdditionalBody(body, readAdditionalBody(ctx, itemIndex));
@@ -50,13 +62,14 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 async function jsonResultItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
+	form: ModelForm,
 	json: IDataObject,
 	images: Buffer[],
 	request: IDataObject,
 	timeoutMs: number,
 ): Promise<INodeExecutionData> {
 	const binary: IBinaryKeyData = {};
-	const download = ctx.getNodeParameter('downloadUrls', itemIndex, true) as boolean;
+	const download = form.value('downloadUrls', true);
 	const format = json.output_format ?? request.output_format;
 	let next = 0;
 	for (const [position, item] of dataItems(json).entries()) {
@@ -118,11 +131,13 @@ async function streamedItem(
 
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const assembled = await readBody(this, itemIndex);
+	const model = String(this.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '');
+	const form = readModelForm(this, itemIndex, IMAGE_FORM, model);
+	const assembled = await readBody(this, itemIndex, model, form);
 	const schema = imageRequestSchema(String(assembled.model ?? ''));
 	const body = assertValid(node, schema, assembled, IMAGE_FIELD_LABELS, itemIndex) as IDataObject;
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = form.collection('options');
 
 	const response = await gatewayRequest<AsyncIterable<Buffer>>(this, {
 		method: 'POST',
@@ -145,7 +160,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 		!encoded && Number.isFinite(length) ? length : undefined,
 		itemIndex,
 	);
-	return [await jsonResultItem(this, itemIndex, json as IDataObject, images, body, timeoutMs)];
+	return [await jsonResultItem(this, itemIndex, form, json as IDataObject, images, body, timeoutMs)];
 }
 
 export const generate: OperationModule = { description: generateFields, execute };

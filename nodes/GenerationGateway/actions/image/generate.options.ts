@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { VARIANT_A_LIMITS, VARIANT_B_ENUMS, VARIANT_C_LIMITS } from './catalog';
-import { accepts, isVariantC, label, modelsWhere, showModels, variantA } from './generate.conditions';
+import { accepts, forModels, isVariantC, label, variantAOnly } from './generate.conditions';
 
 /**
  * The "Options" collection of Image → Generate: the optional members, each
@@ -22,7 +22,7 @@ export const imageOptionsField: INodeProperties = {
 			options: VARIANT_B_ENUMS.background.map(label),
 			default: 'auto',
 			description: 'Transparent needs Output Format png or webp (a preview capability on imagegen-2)',
-			displayOptions: showModels(modelsWhere(accepts('background'))),
+			displayOptions: forModels(accepts('background')),
 		},
 		{
 			displayName: 'Include Partial Images',
@@ -31,7 +31,7 @@ export const imageOptionsField: INodeProperties = {
 			default: false,
 			description:
 				'Whether to output the intermediate images of a stream as extra binaries (partial, partial_1, ...)',
-			displayOptions: { show: { '/model': modelsWhere(accepts('stream')), stream: [true] } },
+			displayOptions: forModels(accepts('stream'), { show: { stream: [true] } }),
 		},
 		{
 			displayName: 'Moderation',
@@ -39,7 +39,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'options',
 			options: VARIANT_B_ENUMS.moderation.map(label),
 			default: 'auto',
-			displayOptions: showModels(modelsWhere(accepts('moderation'))),
+			displayOptions: forModels(accepts('moderation')),
 		},
 		{
 			displayName: 'Negative Prompt',
@@ -47,7 +47,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'string',
 			default: '',
 			description: 'Content to avoid',
-			displayOptions: showModels(modelsWhere(isVariantC)),
+			displayOptions: forModels(isVariantC),
 		},
 		{
 			displayName: 'Output Compression',
@@ -56,12 +56,9 @@ export const imageOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 100 },
 			default: 100,
 			description: 'Compression level 0-100, only with Output Format jpeg or webp',
-			displayOptions: {
-				show: {
-					'/model': modelsWhere(accepts('output_compression')),
-					output_format: [...VARIANT_B_ENUMS.compressibleFormats],
-				},
-			},
+			displayOptions: forModels(accepts('output_compression'), {
+				show: { output_format: [...VARIANT_B_ENUMS.compressibleFormats] },
+			}),
 		},
 		{
 			displayName: 'Output Format',
@@ -69,7 +66,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'options',
 			options: VARIANT_B_ENUMS.outputFormat.map(label),
 			default: 'png',
-			displayOptions: showModels(modelsWhere(accepts('output_format'))),
+			displayOptions: forModels(accepts('output_format')),
 		},
 		{
 			displayName: 'Partial Images',
@@ -78,7 +75,7 @@ export const imageOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 3 },
 			default: 2,
 			description: 'How many intermediate images the stream sends (0-3)',
-			displayOptions: { show: { '/model': modelsWhere(accepts('partial_images')), stream: [true] } },
+			displayOptions: forModels(accepts('partial_images'), { show: { stream: [true] } }),
 		},
 		{
 			displayName: 'Pro Mode',
@@ -86,7 +83,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to send enable_pro (generic path)',
-			displayOptions: showModels(variantA()),
+			displayOptions: variantAOnly(),
 		},
 		{
 			displayName: 'Prompt Extend',
@@ -94,7 +91,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description: 'Whether the gateway rewrites the prompt (required while Thinking is on)',
-			displayOptions: showModels(modelsWhere(isVariantC)),
+			displayOptions: forModels(isVariantC),
 		},
 		{
 			displayName: 'Prompt Extend Mode',
@@ -105,7 +102,7 @@ export const imageOptionsField: INodeProperties = {
 				{ name: 'Agent', value: 'agent', description: 'Text-to-image only (no reference images)' },
 			],
 			default: 'direct',
-			displayOptions: showModels(modelsWhere(isVariantC)),
+			displayOptions: forModels(isVariantC),
 		},
 		{
 			displayName: 'Quality',
@@ -113,7 +110,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'options',
 			options: VARIANT_A_LIMITS.qualities.map(label),
 			default: 'standard',
-			displayOptions: showModels(variantA()),
+			displayOptions: variantAOnly(),
 		},
 		{
 			displayName: 'Response Format',
@@ -126,11 +123,7 @@ export const imageOptionsField: INodeProperties = {
 			default: 'b64_json',
 			description:
 				'How the gateway returns the image. imgE always returns Base64; imagegen models do not take this option.',
-			displayOptions: showModels(
-				variantA(),
-				modelsWhere(accepts('response_format')),
-				modelsWhere(isVariantC),
-			),
+			displayOptions: forModels((m) => accepts('response_format')(m) || isVariantC(m), { unknown: true }),
 		},
 		{
 			displayName: 'Seed',
@@ -139,7 +132,7 @@ export const imageOptionsField: INodeProperties = {
 			typeOptions: { minValue: VARIANT_C_LIMITS.seed.min, maxValue: VARIANT_C_LIMITS.seed.max },
 			default: 0,
 			description: 'Improves reproducibility (0 to 2147483647; no pixel-level guarantee)',
-			displayOptions: showModels(modelsWhere(isVariantC)),
+			displayOptions: forModels(isVariantC),
 		},
 		{
 			displayName: 'Stream',
@@ -148,7 +141,7 @@ export const imageOptionsField: INodeProperties = {
 			default: false,
 			description:
 				'Whether to stream the generation (SSE). The node still outputs the final image; add Include Partial Images to keep the intermediate ones.',
-			displayOptions: showModels(modelsWhere(accepts('stream'))),
+			displayOptions: forModels(accepts('stream')),
 		},
 		{
 			displayName: 'Style',
@@ -156,7 +149,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'options',
 			options: VARIANT_B_ENUMS.style.map(label),
 			default: 'vivid',
-			displayOptions: showModels(modelsWhere(accepts('style'))),
+			displayOptions: forModels(accepts('style')),
 		},
 		{
 			displayName: 'Thinking',
@@ -164,7 +157,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to enable thinking; effective only with Prompt Extend on',
-			displayOptions: showModels(modelsWhere(isVariantC)),
+			displayOptions: forModels(isVariantC),
 		},
 		{
 			displayName: 'User',
@@ -172,7 +165,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'string',
 			default: '',
 			description: 'Unique end-user identifier for abuse monitoring',
-			displayOptions: showModels(modelsWhere((m) => m.variant === 'B')),
+			displayOptions: forModels((m) => m.variant === 'B'),
 		},
 		{
 			displayName: 'Watermark',
@@ -180,7 +173,7 @@ export const imageOptionsField: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to add a watermark at the bottom right',
-			displayOptions: showModels(modelsWhere(isVariantC)),
+			displayOptions: forModels(isVariantC),
 		},
 	],
 };

@@ -46,6 +46,27 @@ export interface MessageForm {
 	inferenceGeo?: string;
 }
 
+/** The file types a user turn can attach (the Messages protocol's image and PDF document blocks). */
+export const MESSAGE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const MESSAGE_DOCUMENT_TYPES = ['application/pdf'] as const;
+export const messageAcceptsFile = (mimeType: string): boolean =>
+	(MESSAGE_IMAGE_TYPES as readonly string[]).includes(mimeType) ||
+	(MESSAGE_DOCUMENT_TYPES as readonly string[]).includes(mimeType);
+
+/** A base64 content block for an attached file: an image block, or a document block for a PDF. */
+export function fileBlock(mimeType: string, base64: string): IDataObject {
+	return {
+		type: mimeType.startsWith('image/') ? W.imageBlock : W.documentBlock,
+		[W.blockSource]: { type: W.base64Source, [W.sourceMediaType]: mimeType, [W.sourceData]: base64 },
+	};
+}
+
+/** A turn's content: its text alone, or the file blocks followed by the text (files first, as the protocol advises). */
+export function turnContent(text: string, files: IDataObject[]): string | IDataObject[] {
+	if (!files.length) return text;
+	return text ? [...files, { type: 'text', text }] : files;
+}
+
 /** Builds the body: members the user left unset are not sent, so the gateway's defaults apply. */
 export function buildMessageBody(form: MessageForm): IDataObject {
 	const body: IDataObject = {

@@ -6,14 +6,20 @@ import {
 	MESSAGE_PATH,
 	MIN_THINKING_BUDGET,
 	buildMessageBody,
+	fileBlock,
+	messageAcceptsFile,
 	messageBodySchema,
+	turnContent,
 } from './body';
 import { MessageStreamAssembler, simplifyMessage } from './stream';
 import { assembleStream } from '../../../shared/messageStreamReader';
 import { gatewayRequest } from '../../../shared/transport';
-import { assertValid } from '../../../shared/validation';
+import { Base64Payload } from '../../../shared/base64Payload';
+import { readBinaryFile } from '../../../shared/binary';
+import { assertValid, refusal } from '../../../shared/validation';
 import {
 	additionalBodyField,
+	binaryPropertiesValue,
 	conversationField,
 	readAdditionalBody,
 	readRequestSettings,
@@ -49,7 +55,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Turns', value: 'form', description: 'User and assistant turns, as text' },
+			{
+				name: 'Turns',
+				value: 'form',
+				description: 'User and assistant turns as text, with images and PDFs from binary properties',
+			},
 			{
 				name: 'JSON',
 				value: 'json',
@@ -69,7 +79,13 @@ const properties: INodeProperties[] = [
 		],
 		show: { conversationMode: ['form'] },
 		textRows: 4,
-		description: 'The conversation so far, oldest first. Consecutive turns of the same role are merged.',
+		description:
+			'The conversation so far, oldest first. Consecutive turns of the same role are merged. User turns can attach images (PNG, JPEG, WebP, GIF) and PDF documents from binary properties.',
+		extraValues: [
+			binaryPropertiesValue(
+				'Binary properties of the input item to attach to a user turn (comma-separated): PNG, JPEG, WebP and GIF images, PDF documents. Sent as base64 content blocks.',
+			),
+		],
 	}),
 	{
 		displayName: 'Messages (JSON)',
@@ -150,15 +166,36 @@ const properties: INodeProperties[] = [
 
 const unset = (value: unknown) => (value === 'default' || value === '' ? undefined : value);
 
-function readForm(ctx: IExecuteFunctions, i: number): MessageForm {
+/** The form's turns; attached binaries become base64 blocks whose text waits in `payload`. */
+async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Payload): Promise<IDataObject[]> {
+	const turns = (ctx.getNodeParameter('turns', i, {}) as IDataObject).turn as IDataObject[] | undefined;
+	const messages: IDataObject[] = [];
+	for (const [n, turn] of (turns ?? []).entries()) {
+		const field = `Turns (#${n + 1} Binary Properties)`;
+		const names = splitList(turn.binaryProperties, true);
+		if (names.length && turn.role !== 'user') {
+			throw refusal(ctx.getNode(), field, 'only user turns can attach images and documents', i);
+		}
+		const files: IDataObject[] = [];
+		for (const name of names) {
+			const file = await readBinaryFile(ctx, i, name, {
+				field,
+				expected: 'a PNG, JPEG, WebP or GIF image or a PDF document',
+				accepts: messageAcceptsFile,
+			});
+			files.push(fileBlock(file.mimeType, payload.embed(file.bytes)));
+		}
+		messages.push({ role: turn.role, content: turnContent(String(turn.text ?? ''), files) });
+	}
+	return messages;
+}
+
+async function readForm(ctx: IExecuteFunctions, i: number, payload: Base64Payload): Promise<MessageForm> {
 	const param = <T>(name: string, fallback?: T) => ctx.getNodeParameter(name, i, fallback) as T;
 	const messages =
 		param<string>('conversationMode', 'form') === 'json'
 			? readJsonParameter(ctx, 'messagesJson', 'Messages (JSON)', i)
-			: ((param<IDataObject>('turns', {}).turn as IDataObject[] | undefined)?.map((turn) => ({
-					role: turn.role,
-					content: turn.text,
-				})) ?? []);
+			: await readTurns(ctx, i, payload);
 	const thinkingType = unset(param<string>('thinking', 'default')) as ThinkingType | undefined;
 	const options = param<IDataObject>('options', {});
 	const toolChoice = options.toolChoice as string | undefined;
@@ -216,15 +253,20 @@ function readContainer(text: string): unknown {
 
 async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const body = withAdditionalBody(buildMessageBody(readForm(this, i)), readAdditionalBody(this, i));
+	const payload = new Base64Payload();
+	const body = withAdditionalBody(
+		buildMessageBody(await readForm(this, i, payload)),
+		readAdditionalBody(this, i),
+	);
 	assertValid(node, messageBodySchema, body, MESSAGE_LABELS, i);
+	const sent = payload.requestBody(body);
 	const { timeoutMs } = readRequestSettings(this, i);
 	let message: IDataObject;
 	if (body.stream === true) {
 		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
 			method: 'POST',
 			path: MESSAGE_PATH,
-			body,
+			body: sent,
 			kind: 'create',
 			responseType: 'stream',
 			timeoutMs,
@@ -239,7 +281,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 		const response = await gatewayRequest<IDataObject>(this, {
 			method: 'POST',
 			path: MESSAGE_PATH,
-			body,
+			body: sent,
 			kind: 'create',
 			timeoutMs,
 			itemIndex: i,

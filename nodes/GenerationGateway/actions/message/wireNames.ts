@@ -6,6 +6,15 @@
  * are marked "no published name". Additional Body Fields (JSON) overrides any.
  */
 export const MESSAGE_WIRE = {
+	/** A picture from a binary: Anthropic's image block `{type: "image", source: {type: "base64", media_type, data}}`. */
+	imageBlock: 'image',
+	/** A PDF from a binary: Anthropic's document block, same `source` shape. */
+	documentBlock: 'document',
+	/** The `source` of both, and its kind, MIME type and base64 members. */
+	blockSource: 'source',
+	base64Source: 'base64',
+	sourceMediaType: 'media_type',
+	sourceData: 'data',
 	/** Streaming flag: Anthropic's `stream`. */
 	stream: 'stream',
 	/** Custom stop sequences: Anthropic's `stop_sequences` (array of strings). */

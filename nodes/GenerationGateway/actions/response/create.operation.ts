@@ -10,6 +10,7 @@ import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import {
 	additionalBodyField,
+	binaryPropertiesValue,
 	conversationField,
 	readAdditionalBody,
 	readRequestSettings,
@@ -68,15 +69,9 @@ const properties: INodeProperties[] = [
 		show: { inputMode: ['messages'] },
 		textRows: 3,
 		extraValues: [
-			{
-				displayName: 'Binary Properties',
-				name: 'binaryProperties',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. data, data_1',
-				description:
-					'Binary properties of the input item to attach (comma-separated): images are sent as images, audio as audio, anything else as a file',
-			},
+			binaryPropertiesValue(
+				'Binary properties of the input item to attach (comma-separated): images are sent as images, audio as audio, anything else as a file',
+			),
 		],
 	}),
 	{

@@ -24,7 +24,7 @@ const voiceNotices: INodeProperties[] = speechCatalog.models.map((model) => ({
 	name: `voiceNotice_${model.id.replace(/[^A-Za-z0-9]/g, '_')}`,
 	type: 'notice',
 	default: '',
-	displayOptions: { show: { model: speechCatalog.showFor((m) => m.id === model.id) } },
+	displayOptions: speechCatalog.displayFor((m) => m.id === model.id),
 }));
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readWholeWav } from './audioFile';
 import type { SpeechFormat, SpeechStreamFormat } from './catalog';
-import { PCM_LAYOUT } from './catalog';
+import { PCM_LAYOUT, speechCatalog } from './catalog';
 import type { SpeechFormValues } from './body';
 import {
 	SPEECH_LABELS,
@@ -16,6 +16,7 @@ import {
 import type { SpeechUsage } from './stream';
 import { readSpeechStream } from './stream';
 import { gatewayRequest } from '../../../shared/transport';
+import { readModelForm } from '../../../shared/modelFields';
 import { assertValid, refusal } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings } from '../descriptions';
 import type { OperationModule } from '../types';
@@ -26,8 +27,17 @@ import { synthesizeFields } from './synthesize.fields';
  * streamed pieces are joined into the same bytes `audio` mode returns.
  */
 
+/**
+ * Every speech field applies to every model today; read through the shared
+ * mechanism all the same, so a catalog-driven field is refused for a model
+ * chosen by expression that does not accept it.
+ */
+const SPEECH_FORM = { properties: synthesizeFields, catalog: speechCatalog };
+
 function readForm(ctx: IExecuteFunctions, i: number): SpeechFormValues {
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const model = ctx.getNodeParameter('model', i, '', { extractValue: true }) as string;
+	const form = readModelForm(ctx, i, SPEECH_FORM, String(model ?? ''));
+	const options = form.collection('options');
 	const members = ((options.otherNumeric as IDataObject | undefined)?.member ?? []) as IDataObject[];
 	const otherNumeric = members.map((member) => ({
 		name: String(member.name ?? '').trim(),
@@ -39,7 +49,7 @@ function readForm(ctx: IExecuteFunctions, i: number): SpeechFormValues {
 	}
 	const optional = <T>(name: string) => options[name] as T | undefined;
 	return {
-		model: ctx.getNodeParameter('model', i, '', { extractValue: true }) as string,
+		model,
 		input: ctx.getNodeParameter('input', i, '') as string,
 		voice: String(ctx.getNodeParameter('voice', i, '')),
 		voiceAs: optional<'name' | 'object'>('voiceAs') ?? 'name',

@@ -12,14 +12,14 @@ import { VIDEO_CALLBACK_URL } from './wireNames';
 import { mapWithConcurrency } from '../../../shared/concurrency';
 import { waitDeadlineMs } from '../../../shared/polling';
 import { systemClock } from '../../../shared/time';
-import { readCallbackBody } from '../../../shared/videoTask';
+import { isTerminalStatus, readCallbackBody } from '../../../shared/videoTask';
 import { readRequestSettings } from '../descriptions';
 import type { CallbackState, TaskSlot } from './callbackState';
+import { callbackMemory, claimHolds, isWholeFinalRecord, sharedRead, tryClaim } from './callbackRace';
 import {
 	decideWaitMode,
 	decodeState,
 	encodeState,
-	firstUnfinished,
 	judgeCallback,
 	slotsFit,
 	stateKeyPrefix,
@@ -81,7 +81,7 @@ export async function startCallbackWait(ctx: IExecuteFunctions): Promise<INodeEx
 		readRequestSettings(ctx, 0).maxConcurrency,
 		async (itemIndex): Promise<{ slot: TaskSlot; json: IDataObject }> => {
 			try {
-				const body = { ...readVideoBody(ctx, itemIndex), [VIDEO_CALLBACK_URL]: decision.resumeUrl };
+				const body = { ...(await readVideoBody(ctx, itemIndex)), [VIDEO_CALLBACK_URL]: decision.resumeUrl };
 				const timeoutMs = readRequestSettings(ctx, itemIndex).timeoutMs;
 				const task = await createTask(ctx, itemIndex, body, timeoutMs);
 				return { slot: task.id, json: task };
@@ -140,10 +140,17 @@ async function pollCreated(ctx: IExecuteFunctions, state: CallbackState, fallbac
 	});
 }
 
-/** `webhook()`: one callback of the gateway on the resume URL. */
+/**
+ * `webhook()`: one callback of the gateway on the resume URL. The node
+ * answers every request itself (so a callback is never left to n8n's 500 for
+ * a lost resume) and only the callback that claims the resume returns items:
+ * racing callbacks read each task at most once between them, and the videos
+ * are downloaded once, by the claimant (callbackRace.ts says why here).
+ */
 export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = ctx.getResponseObject();
 	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+		if (status === 503) res.setHeader('Retry-After', '30');
 		res.status(status).json(body);
 		return { noWebhookResponse: true };
 	};
@@ -156,35 +163,56 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (verdict.action === 'ignore') return answer(200, { received: true, ignored: verdict.reason });
 	if (verdict.action === 'wait') return answer(200, { received: true, waiting: verdict.reason });
 
-	// A final status: read every task (the caller's word is never taken), in
-	// item order, stopping at the first one still running.
+	// The wait's identity: a task id is unique even where n8n gives no execution id.
+	const firstTask = state.slots.find((slot) => typeof slot === 'string');
+	const memory = callbackMemory.of(
+		`${ctx.getExecutionId()}|${ctx.getNode().id}|${state.startedAt}|${String(firstTask)}`,
+		systemClock.now(),
+	);
+	if (isWholeFinalRecord(claim.record)) memory.finals.set(claim.id, claim.record);
+	const resuming = { received: true, resuming: 'another callback of this execution is resuming it' };
+	if (claimHolds(memory, systemClock.now())) return answer(200, resuming);
+
+	// Every task's final record, in item order, stopping at the first one still running.
 	const records: Array<IDataObject | undefined> = [];
 	for (const [item, slot] of state.slots.entries()) {
 		if (typeof slot !== 'string') {
-			records.push({ status: 'failed' });
+			records.push(undefined);
 			continue;
 		}
-		const { record } = await getTask(ctx, item, slot);
-		records.push(record);
-		if (firstUnfinished(records) !== -1) {
-			return answer(200, { received: true, waiting: `task ${slot} is ${String(record.status)}` });
+		let record: IDataObject;
+		try {
+			record = await sharedRead(memory, slot, async () => (await getTask(ctx, item, slot)).record);
+		} catch (error) {
+			// The gateway could not be read: ask for the callback again rather than lose it.
+			return answer(503, { error: `Could not read video task ${slot}: ${(error as Error).message}` });
 		}
+		if (!isTerminalStatus(record.status))
+			return answer(200, { received: true, waiting: `task ${slot} is ${String(record.status)}` });
+		records.push(record);
 	}
-	const waitInfo: WaitInfo = {
-		mode: 'callback',
-		polls: 0,
-		waitedSeconds: Math.round((systemClock.now() - state.startedAt) / 100) / 10,
-	};
-	const output = await Promise.all(
-		state.slots.map(async (slot, item): Promise<INodeExecutionData> => {
-			if (typeof slot !== 'string') return { json: { error: slot.error, waitInfo }, pairedItem: { item } };
-			return {
-				...(await resumedItem(ctx, item, records[item]!, state.download, waitInfo)),
-				pairedItem: { item },
-			};
-		}),
-	);
-	return { workflowData: [output] };
+	if (!tryClaim(memory, systemClock.now())) return answer(200, resuming);
+	try {
+		const waitInfo: WaitInfo = {
+			mode: 'callback',
+			polls: 0,
+			waitedSeconds: Math.round((systemClock.now() - state.startedAt) / 100) / 10,
+		};
+		const output = await Promise.all(
+			state.slots.map(async (slot, item): Promise<INodeExecutionData> => {
+				if (typeof slot !== 'string') return { json: { error: slot.error, waitInfo }, pairedItem: { item } };
+				return {
+					...(await resumedItem(ctx, item, records[item]!, state.download, waitInfo)),
+					pairedItem: { item },
+				};
+			}),
+		);
+		memory.claim = { since: memory.claim!.since, handedOver: systemClock.now() };
+		return { ...answer(200, { received: true, resumed: true }), workflowData: [output] };
+	} catch (error) {
+		memory.claim = undefined;
+		return answer(503, { error: `Could not resume: ${(error as Error).message}` });
+	}
 }
 
 /** A final record as the resumed node's item; failures become error items (see README: no node error after a wait). */

@@ -9,7 +9,7 @@ import { createTask } from './task';
 
 /** POST /v1/videos: returns the task at once (id, status, polling_url). Never sent twice by the node. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const body = readVideoBody(this, itemIndex);
+	const body = await readVideoBody(this, itemIndex);
 	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);
 	return [{ json: created }];
 }

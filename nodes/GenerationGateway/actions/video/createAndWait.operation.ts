@@ -16,7 +16,7 @@ import { createTask, finishedItem, waitForTask } from './task';
  * failure after it names the task id.
  */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const body = readVideoBody(this, itemIndex);
+	const body = await readVideoBody(this, itemIndex);
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 	const deadlineMs = waitDeadlineMs(options.timeoutMinutes as number | undefined);
 	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);

@@ -1,7 +1,8 @@
-import type { DisplayCondition, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { VideoModel } from './catalog';
-import { videoCatalog } from './catalog';
+import type { DisplayForOptions } from '../../../shared/catalog';
+import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 
 /**
  * The video form, built from the catalog: a field appears only for the
@@ -9,13 +10,17 @@ import { videoCatalog } from './catalog';
  * exactly the chosen model's values. Shared by Create and Create and Wait.
  */
 
-const forModels = (predicate: (model: VideoModel) => boolean, orUncatalogued = false) => {
-	const conditions: DisplayCondition[] = [
-		...videoCatalog.showFor(predicate),
-		...(orUncatalogued ? videoCatalog.uncatalogued() : []),
-	];
-	return { show: { model: conditions } };
-};
+/**
+ * Shown for the catalogued models `predicate` selects, and for an ID the
+ * catalog does not know when the generic rules (GENERIC_VIDEO_MODEL) accept it.
+ */
+export const forModels = (predicate: (model: VideoModel) => boolean, show?: DisplayForOptions['show']) =>
+	videoCatalog.displayFor(predicate, { unknown: predicate(GENERIC_VIDEO_MODEL), show });
+
+const FRAME_SOURCES: INodePropertyOptions[] = [
+	{ name: 'Image URL', value: 'url' },
+	{ name: 'Input Binary Field', value: 'binary' },
+];
 
 const optionList = (values: readonly string[]): INodePropertyOptions[] => [
 	{ name: 'Model Default', value: '' },
@@ -38,7 +43,7 @@ function enumFields(
 		options: optionList(values),
 		default: '',
 		description,
-		displayOptions: forModels((model) => valuesOf(model).join('|') === key),
+		displayOptions: videoCatalog.displayFor((model) => valuesOf(model).join('|') === key),
 	}));
 	const free: INodeProperties = {
 		displayName,
@@ -46,7 +51,7 @@ function enumFields(
 		type: 'string',
 		default: '',
 		description: `${description} (sent as typed for a model this node does not know)`,
-		displayOptions: { show: { model: videoCatalog.uncatalogued() } },
+		displayOptions: videoCatalog.displayFor(() => false, { unknown: true }),
 	};
 	return [...lists, free];
 }
@@ -108,7 +113,17 @@ export const generationFields: INodeProperties[] = [
 		default: '',
 		description:
 			'Whether the video gets a soundtrack. The default depends on the model and the upstream account.',
-		displayOptions: forModels((m) => m.generateAudio, true),
+		displayOptions: forModels((m) => m.generateAudio),
+	},
+	{
+		displayName: 'First Frame Source',
+		name: 'firstFrameSource',
+		type: 'options',
+		options: FRAME_SOURCES,
+		default: 'url',
+		description:
+			'Where the first frame comes from: an address, or a binary of the input item (e.g. the image a previous step generated), sent as a data URL',
+		displayOptions: forModels((m) => m.frames.first),
 	},
 	{
 		displayName: 'First Frame Image URL',
@@ -117,7 +132,25 @@ export const generationFields: INodeProperties[] = [
 		default: '',
 		description:
 			'Image the video starts from. Cannot be combined with References (frame mode and reference mode are exclusive).',
-		displayOptions: forModels((m) => m.frames.first, true),
+		displayOptions: forModels((m) => m.frames.first, { firstFrameSource: ['url'] }),
+	},
+	{
+		displayName: 'First Frame Input Binary Field',
+		name: 'firstFrameBinary',
+		type: 'string',
+		default: 'data',
+		description:
+			'Binary property of the input item holding the first frame (an image). Cannot be combined with References.',
+		displayOptions: forModels((m) => m.frames.first, { firstFrameSource: ['binary'] }),
+	},
+	{
+		displayName: 'Last Frame Source',
+		name: 'lastFrameSource',
+		type: 'options',
+		options: FRAME_SOURCES,
+		default: 'url',
+		description: 'Where the last frame comes from: an address, or a binary of the input item',
+		displayOptions: forModels((m) => m.frames.last),
 	},
 	{
 		displayName: 'Last Frame Image URL',
@@ -125,7 +158,15 @@ export const generationFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Image the video ends on',
-		displayOptions: forModels((m) => m.frames.last, true),
+		displayOptions: forModels((m) => m.frames.last, { lastFrameSource: ['url'] }),
+	},
+	{
+		displayName: 'Last Frame Input Binary Field',
+		name: 'lastFrameBinary',
+		type: 'string',
+		default: 'data',
+		description: 'Binary property of the input item holding the last frame (an image)',
+		displayOptions: forModels((m) => m.frames.last, { lastFrameSource: ['binary'] }),
 	},
 	{
 		displayName: 'References',
@@ -136,45 +177,38 @@ export const generationFields: INodeProperties[] = [
 		default: {},
 		description:
 			'Reference material (reference mode). Limits: vidA-2.5 50, vidA-2.0 15; vidB 7 pictures (vidB-1.5: 1 picture + up to 3 voices; vidB: 1 source video to extend); vidC 1-9 images (vidC-1.0 editor: 1 source video + up to 5 images); vidD-h3 9 images, 3 videos, 3 audios.',
-		displayOptions: forModels((m) => m.references.max > 0, true),
+		displayOptions: forModels((m) => m.references.max > 0),
 		options: [
 			{
 				displayName: 'Reference',
 				name: 'reference',
 				values: [
 					{
+						displayName: 'Input Binary Field',
+						name: 'binaryProperty',
+						type: 'string',
+						default: 'data',
+						description: 'Binary property of the input item holding the image, video or audio file',
+					},
+					{
 						displayName: 'Material Type',
 						name: 'kind',
 						type: 'options',
 						options: [
-							{ name: 'Image', value: 'image' },
-							{ name: 'Video', value: 'video' },
-							{ name: 'Audio', value: 'audio' },
+							{
+								name: 'Image',
+								value: 'image',
+							},
+							{
+								name: 'Video',
+								value: 'video',
+							},
+							{
+								name: 'Audio',
+								value: 'audio',
+							},
 						],
 						default: 'image',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
-						default: '',
-						description: 'Address of the image, video or audio file',
-					},
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{ name: 'First Clip (Extend)', value: 'first_clip' },
-							{ name: 'Inferred From Material Type', value: '' },
-							{ name: 'Reference Audio', value: 'reference_audio' },
-							{ name: 'Reference Image', value: 'reference_image' },
-							{ name: 'Reference Video', value: 'reference_video' },
-							{ name: 'Source Video (Edit)', value: 'source_video' },
-						],
-						default: '',
-						description:
-							'How the model uses the item. vidA: all five; vidB: reference image, source video, first clip, reference audio; vidC: reference image, source video; vidD: reference image/video/audio.',
 					},
 					{
 						displayName: 'Preset Voice ID',
@@ -182,6 +216,65 @@ export const generationFields: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'Only for audio items on models with voice references (vidB-1.5)',
+					},
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						options: [
+							{
+								name: 'First Clip (Extend)',
+								value: 'first_clip',
+							},
+							{
+								name: 'Inferred From Material Type',
+								value: '',
+							},
+							{
+								name: 'Reference Audio',
+								value: 'reference_audio',
+							},
+							{
+								name: 'Reference Image',
+								value: 'reference_image',
+							},
+							{
+								name: 'Reference Video',
+								value: 'reference_video',
+							},
+							{
+								name: 'Source Video (Edit)',
+								value: 'source_video',
+							},
+						],
+						default: '',
+						description:
+							'How the model uses the item. vidA:	all five;	vidB:	reference image, source video, first clip, reference audio;	vidC:	reference image, source video;	vidD:	reference image/video/audio.',
+					},
+					{
+						displayName: 'Source',
+						name: 'source',
+						type: 'options',
+						options: [
+							{
+								name: 'URL',
+								value: 'url',
+							},
+							{
+								name: 'Input Binary Field',
+								value: 'binary',
+							},
+						],
+						default: 'url',
+						description:
+							'An address, or a binary of the input item (sent as a data URL;	its MIME type must match the Material Type)',
+					},
+					{
+						displayName: 'URL',
+						name: 'url',
+						type: 'string',
+						default: '',
+						description: 'Address of the image, video or audio file',
 					},
 				],
 			},

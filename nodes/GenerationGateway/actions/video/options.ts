@@ -1,12 +1,12 @@
-import type { DisplayCondition, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { videoCatalog } from './catalog';
+import { forModels } from './fields';
 import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
 
 /** Optional members of a create (seed, callback, vidA extensions) and the waiting options. */
 
-const showFor = (conditions: DisplayCondition[]) => ({ show: { '/model': conditions } });
-const vidA = showFor(videoCatalog.showFor((m) => m.extensions));
+/** vidA's extension object: its models, and an unknown ID (the generic rules accept it). */
+const vidA = forModels((m) => m.extensions);
 
 export const createOptionsField: INodeProperties = {
 	displayName: 'Options',
@@ -72,7 +72,7 @@ export const createOptionsField: INodeProperties = {
 			typeOptions: { minValue: -1, maxValue: 2147483647 },
 			default: -1,
 			description: 'Random seed, -1 to 2147483647 (-1 = random). Same seed and inputs give similar videos.',
-			displayOptions: showFor([...videoCatalog.showFor((m) => m.seed), ...videoCatalog.uncatalogued()]),
+			displayOptions: forModels((m) => m.seed),
 		},
 		{
 			displayName: 'Service Level',

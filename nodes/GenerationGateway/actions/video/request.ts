@@ -1,27 +1,87 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { readModelForm } from '../../../shared/modelFields';
+import { Base64Payload, withPayload } from '../../../shared/base64Payload';
+import { mediaOfType, readBinaryFile } from '../../../shared/binary';
 import { assertValid } from '../../../shared/validation';
+import { videoCatalog } from './catalog';
+import { generationFields } from './fields';
+import { createOptionsField } from './options';
 import type { VideoExtensionsInput, VideoInput, VideoReferenceInput } from './body';
 import { VIDEO_LABELS, buildVideoBody, videoBodySchema, videoModelFor } from './body';
+import { videoBinaryDataUrlPrefix } from './wireNames';
 import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 
-/** Reads the Create form for one item, builds the body, merges Additional Body Fields, checks it all. */
-export function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const text = (name: string) => String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
+const MATERIAL_NAMES = { image: 'an image', video: 'a video', audio: 'an audio file' } as const;
+
+/** The Create form as each item's model sees it: a field the model rejects is refused (shared/modelFields). */
+const VIDEO_FORM = { properties: [...generationFields, createOptionsField], catalog: videoCatalog };
+
+/**
+ * A frame or reference from the input item's binary, as the data URL the URL
+ * member carries (see wireNames.ts): a placeholder in the body, the base64
+ * written in only when the request is sent.
+ */
+async function binaryDataUrl(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	payload: Base64Payload,
+	property: string,
+	field: string,
+	kind: VideoReferenceInput['kind'],
+): Promise<string> {
+	const file = await readBinaryFile(ctx, itemIndex, property, {
+		field,
+		expected: MATERIAL_NAMES[kind] ?? MATERIAL_NAMES.image,
+		accepts: mediaOfType(kind),
+	});
+	return payload.embed(file.bytes, videoBinaryDataUrlPrefix(file.mimeType));
+}
+
+/**
+ * Reads the Create form for one item, builds the body, merges Additional Body
+ * Fields, checks it all. Binaries travel with the body (base64Payload.ts).
+ */
+export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const model = String(ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '').trim();
+	const form = readModelForm(ctx, itemIndex, VIDEO_FORM, model);
+	const text = (name: string) => String(form.value(name, '') ?? '').trim();
+	const payload = new Base64Payload();
+	const frame = async (which: 'first' | 'last', label: string) =>
+		text(`${which}FrameSource`) === 'binary'
+			? await binaryDataUrl(
+					ctx,
+					itemIndex,
+					payload,
+					text(`${which}FrameBinary`),
+					`${label} Input Binary Field`,
+					'image',
+				)
+			: text(`${which}FrameUrl`) || undefined;
 	const duration = Number(ctx.getNodeParameter('duration', itemIndex, 0));
 	const audio = text('generateAudio');
-	const references = (
-		(ctx.getNodeParameter('references', itemIndex, {}) as IDataObject).reference as IDataObject[] | undefined
-	)?.map(
-		(ref): VideoReferenceInput => ({
-			kind: ref.kind as VideoReferenceInput['kind'],
-			url: String(ref.url ?? '').trim(),
+	const rows = (form.value('references', {}) as IDataObject).reference as IDataObject[] | undefined;
+	const references: VideoReferenceInput[] | undefined = rows && [];
+	for (const [position, ref] of (rows ?? []).entries()) {
+		const kind = (ref.kind ?? 'image') as VideoReferenceInput['kind'];
+		references?.push({
+			kind,
+			url:
+				ref.source === 'binary'
+					? await binaryDataUrl(
+							ctx,
+							itemIndex,
+							payload,
+							String(ref.binaryProperty ?? ''),
+							`References (#${position + 1} Input Binary Field)`,
+							kind,
+						)
+					: String(ref.url ?? '').trim(),
 			role: String(ref.role ?? '') || undefined,
 			voiceId: String(ref.voiceId ?? '').trim() || undefined,
-		}),
-	);
-	const options = ctx.getNodeParameter('videoOptions', itemIndex, {}) as IDataObject;
+		});
+	}
+	const options = form.collection('videoOptions');
 	const extensions: VideoExtensionsInput = {
 		cameraFixed: options.cameraFixed as boolean | undefined,
 		watermark: options.watermark as boolean | undefined,
@@ -38,19 +98,20 @@ export function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): IDataO
 		aspectRatio: text('aspectRatio') || undefined,
 		resolution: text('resolution') || undefined,
 		generateAudio: audio === '' ? undefined : audio === 'true',
-		firstFrameUrl: text('firstFrameUrl') || undefined,
-		lastFrameUrl: text('lastFrameUrl') || undefined,
+		firstFrameUrl: await frame('first', 'First Frame'),
+		lastFrameUrl: await frame('last', 'Last Frame'),
 		references,
 		seed: options.seed as number | undefined,
 		callbackUrl: String(options.callbackUrl ?? '').trim() || undefined,
 		extensions,
 	};
 	const body = withAdditionalBody(buildVideoBody(input), readAdditionalBody(ctx, itemIndex));
-	return assertValid(
+	const checked = assertValid(
 		ctx.getNode(),
 		videoBodySchema(videoModelFor(String(body.model ?? ''))),
 		body,
 		VIDEO_LABELS,
 		itemIndex,
 	) as IDataObject;
+	return withPayload(checked, payload);
 }

@@ -7,6 +7,7 @@ import { parseRetryAfter } from '../../../shared/retry';
 import { pollUntilDone } from '../../../shared/polling';
 import type { Clock } from '../../../shared/time';
 import { systemClock } from '../../../shared/time';
+import { sendableBody } from '../../../shared/base64Payload';
 import { gatewayRequest } from '../../../shared/transport';
 import { downloadTaskVideo } from './media';
 
@@ -41,7 +42,7 @@ export async function createTask(
 	const { body: created } = await gatewayRequest<CreationResult>(ctx, {
 		method: 'POST',
 		path: '/v1/videos',
-		body,
+		body: sendableBody(body),
 		kind: 'create',
 		timeoutMs,
 		itemIndex,

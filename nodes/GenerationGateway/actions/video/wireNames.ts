@@ -24,6 +24,16 @@ export const VIDEO_REFERENCE_ROLE = 'role';
 /** Preset voice member of an item (vidB-1.5). Reason: unified video API name. */
 export const VIDEO_REFERENCE_VOICE = 'voice_id';
 
+/**
+ * A frame or reference taken from an n8n binary goes in the same URL member as
+ * a data URL, `data:<mime>;base64,<bytes>`. Reason: the convention the package
+ * already uses for image references (image/wireNames.ts); the interface asks
+ * for URLs and shows no upload member. This is the text before the base64.
+ */
+export function videoBinaryDataUrlPrefix(mimeType: string): string {
+	return `data:${mimeType};base64,`;
+}
+
 /** Random seed. Reason: the interface's Limits table calls it `seed`. */
 export const VIDEO_SEED = 'seed';
 /** Task callback address. Reason: unified video API name. */

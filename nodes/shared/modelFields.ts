@@ -1,0 +1,165 @@
+import type { IDataObject, IExecuteFunctions, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import type { Catalog, CatalogModel } from './catalog';
+import { UNCATALOGUED_MODEL } from './catalog';
+import { refusal } from './validation';
+
+/**
+ * The form as the model resolved for one item sees it. The form shows a field
+ * only for the models that accept it, but n8n shows every field when the model
+ * comes from an expression, and a typed ID may resolve to another model than
+ * the form assumed. So, per item, the model's own display conditions are
+ * evaluated (n8n's displayParameter, on the conditions over `model` only, with
+ * the model replaced by the one the catalog resolves) and:
+ * - a field the model does not accept whose value differs from its default is
+ *   refused before sending, naming the field and the model;
+ * - such a field left at its default reads as not set (its fallback), and a
+ *   collection loses the options the model does not accept, so nothing the
+ *   model rejects is sent.
+ * Fields whose conditions do not mention the model are read as they are.
+ */
+
+const MODEL_KEYS = ['model', '/model'];
+
+interface Gated {
+	property: INodeProperties;
+	/** The property with its model conditions only; undefined: every model accepts it. */
+	gate?: INodeProperties;
+}
+
+interface Plan {
+	/** Top-level fields by name (a name may have one definition per model group). */
+	fields: Map<string, Gated[]>;
+	/** For each collection, its options by name. */
+	collections: Map<string, Map<string, Gated[]>>;
+}
+
+/** Form values are JSON: primitives compare by value, objects by their JSON text. */
+const sameValue = (a: unknown, b: unknown) =>
+	a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+
+function modelGate(property: INodeProperties): INodeProperties | undefined {
+	const pick = (part?: IDataObject) => {
+		const entries = Object.entries(part ?? {}).filter(([key]) => MODEL_KEYS.includes(key));
+		return entries.length ? Object.fromEntries(entries) : undefined;
+	};
+	const show = pick(property.displayOptions?.show as IDataObject | undefined);
+	const hide = pick(property.displayOptions?.hide as IDataObject | undefined);
+	if (!show && !hide) return undefined;
+	return { ...property, displayOptions: { show, hide } } as INodeProperties;
+}
+
+function byName(properties: INodeProperties[]): Map<string, Gated[]> {
+	const map = new Map<string, Gated[]>();
+	for (const property of properties) {
+		if (property.type === 'notice' || property.name === 'model') continue;
+		map.set(property.name, [...(map.get(property.name) ?? []), { property, gate: modelGate(property) }]);
+	}
+	return map;
+}
+
+const plans = new WeakMap<INodeProperties[], Plan>();
+
+function planOf(properties: INodeProperties[]): Plan {
+	let plan = plans.get(properties);
+	if (!plan) {
+		const collections = new Map<string, Map<string, Gated[]>>();
+		for (const property of properties) {
+			if (property.type !== 'collection') continue;
+			const options = byName(property.options as INodeProperties[]);
+			if ([...options.values()].flat().some((option) => option.gate)) collections.set(property.name, options);
+		}
+		plan = { fields: byName(properties), collections };
+		plans.set(properties, plan);
+	}
+	return plan;
+}
+
+export interface ModelFormSpec {
+	/** The operation's form (fields and collections). */
+	properties: INodeProperties[];
+	catalog: Pick<Catalog<CatalogModel>, 'formModelId'>;
+	/**
+	 * Fields the node reads itself and never sends (e.g. "Download URL Results"):
+	 * ignored when the model does not take them, never refused.
+	 */
+	notSent?: readonly string[];
+}
+
+export interface ModelForm {
+	/** A top-level field's value, or `fallback` when the resolved model does not accept the field. */
+	value<T>(name: string, fallback: T): T;
+	/** A collection's values without the options the resolved model does not accept. */
+	collection(name: string): IDataObject;
+}
+
+/**
+ * Reads the form for one item against the model `modelId` (the item's resolved
+ * ID): refuses any field set away from its default that this model does not
+ * accept.
+ */
+export function readModelForm(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	form: ModelFormSpec,
+	modelId: string,
+): ModelForm {
+	const { properties, catalog, notSent = [] } = form;
+	const plan = planOf(properties);
+	const formModel = catalog.formModelId(modelId);
+	const root: INodeParameters = { model: formModel };
+	const accepts = (definitions: Gated[], values: INodeParameters) =>
+		definitions.some(({ gate }) => !gate || NodeHelpers.displayParameter(values, gate, null, null, root));
+	const atDefault = (definitions: Gated[], value: unknown) =>
+		definitions.some(({ property }) => sameValue(property.default, value));
+	const who = () => {
+		const id = modelId.trim();
+		if (formModel === UNCATALOGUED_MODEL) {
+			return `the model "${id}" (not in this node's catalog, so only the generic fields apply)`;
+		}
+		return id === formModel ? `the model "${id}"` : `the model "${id}" (read as ${formModel})`;
+	};
+	const refuse = (definitions: Gated[], value: unknown): never => {
+		const text = JSON.stringify(value) ?? String(value);
+		const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+		throw refusal(
+			ctx.getNode(),
+			definitions[0].property.displayName,
+			`${who()} does not accept this field, and it is set to ${shown}. Leave it at its default or choose a model that accepts it.`,
+			itemIndex,
+		);
+	};
+
+	const saved = ctx.getNode().parameters;
+	const dropped = new Set<string>();
+	for (const [name, definitions] of plan.fields) {
+		if (!definitions.some(({ gate }) => gate) || accepts(definitions, root)) continue;
+		dropped.add(name);
+		if (saved[name] === undefined || notSent.includes(name)) continue;
+		const value = ctx.getNodeParameter(name, itemIndex) as unknown;
+		if (!atDefault(definitions, value)) refuse(definitions, value);
+	}
+	const collections = new Map<string, IDataObject>();
+	for (const [name, options] of plan.collections) {
+		if (dropped.has(name)) continue;
+		const values = ctx.getNodeParameter(name, itemIndex, {}) as IDataObject;
+		const kept: IDataObject = {};
+		for (const [key, value] of Object.entries(values ?? {})) {
+			const definitions = options.get(key);
+			if (!definitions || accepts(definitions, values as INodeParameters)) kept[key] = value;
+			else if (!notSent.includes(key) && !atDefault(definitions, value)) refuse(definitions, value);
+		}
+		collections.set(name, kept);
+	}
+
+	return {
+		value<T>(name: string, fallback: T): T {
+			return dropped.has(name) ? fallback : (ctx.getNodeParameter(name, itemIndex, fallback as never) as T);
+		},
+		collection(name: string): IDataObject {
+			if (dropped.has(name)) return {};
+			return collections.get(name) ?? (ctx.getNodeParameter(name, itemIndex, {}) as IDataObject);
+		},
+	};
+}

@@ -1,0 +1,192 @@
+/**
+ * Issue 11: peak memory for sending one 20 MB binary as base64 inside a JSON
+ * body (Video → Create with the binary as First Frame, a data URL). The node
+ * writes the base64 straight into the request bytes (nodes/shared/base64Payload.ts);
+ * a naive build holds the base64 string, the data URL, the JSON text and the
+ * request buffer (about 5x).
+ *
+ * The workflow runs in a child process (started with --expose-gc) so that the
+ * simulator, which parses the 27 MB request, does not count: a test-only node
+ * stores a 20 MB PNG as an n8n binary (filesystem mode), then the video node
+ * sends it. Peak resident memory is the kernel's high-water mark (VmHWM, reset
+ * through /proc/self/clear_refs); peak live memory samples heap + buffers
+ * every 2 ms after a full collection, i.e. what the code really holds.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { WorkflowJson } from '../../harness';
+import { disposeHarness, registerNodeType, runWorkflow } from '../../harness';
+import { startSimulator } from '../../simulator/server';
+import { join } from 'node:path';
+
+export const title = 'peak memory for sending one 20 MB binary as base64 in a JSON body';
+
+const MB = 1024 * 1024;
+const FILE_BYTES = 20 * MB;
+
+const status = (field: string) =>
+	Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+
+interface Measure {
+	peakRss: number;
+	peakLive: number;
+}
+
+async function measure(work: () => Promise<void>): Promise<Measure> {
+	const gc = (globalThis as { gc?: () => void }).gc!;
+	const used = () => {
+		const m = process.memoryUsage();
+		return m.heapUsed + m.external;
+	};
+	gc();
+	gc();
+	const baseRss = status('VmRSS');
+	const baseLive = used();
+	writeFileSync('/proc/self/clear_refs', '5');
+	let peak = baseLive;
+	const sampler = setInterval(() => {
+		gc();
+		peak = Math.max(peak, used());
+	}, 2);
+	try {
+		await work();
+	} finally {
+		clearInterval(sampler);
+	}
+	return { peakRss: status('VmHWM') - baseRss, peakLive: Math.max(peak, used()) - baseLive };
+}
+
+/** Stores `size` bytes with a PNG signature as binary `data` (n8n's filesystem mode: on disk, not in the item). */
+function pictureMaker(size: number): INodeType {
+	return {
+		description: {
+			displayName: 'Picture Maker',
+			name: 'pictureMaker',
+			group: ['transform'],
+			version: 1,
+			description: 'bench only',
+			defaults: { name: 'Picture Maker' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions) {
+			const bytes = randomBytes(size);
+			Buffer.from('89504e470d0a1a0a', 'hex').copy(bytes);
+			const data = await this.helpers.prepareBinaryData(bytes, 'picture.png', 'image/png');
+			return [[{ json: {}, binary: { data }, pairedItem: { item: 0 } }]];
+		},
+	};
+}
+
+function workflow(): WorkflowJson {
+	return {
+		name: 'binary upload bench',
+		nodes: [
+			{
+				id: 's',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'p',
+				name: 'Picture',
+				type: 'bench.pictureMaker',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
+			},
+			{
+				id: 'v',
+				name: 'Video',
+				type: 'n8n-nodes-generation-gateway.generationGateway',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: {
+					resource: 'video',
+					operation: 'create',
+					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+					prompt: 'bench',
+					duration: 5,
+					firstFrameSource: 'binary',
+					firstFrameBinary: 'data',
+				},
+				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Picture', type: 'main', index: 0 }]] },
+			Picture: { main: [[{ node: 'Video', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	} as unknown as WorkflowJson;
+}
+
+async function child(url: string, token: string): Promise<void> {
+	const credentials = { generationGatewayBearerApi: { baseUrl: url, token } };
+	registerNodeType('bench.pictureMaker', pictureMaker(1024));
+	await runWorkflow(workflow(), { credentials }); // warm-up: engine, node, HTTP agent
+	// The maker's own 20 MB buffer is freed once stored; it is also measured alone and subtracted below.
+	registerNodeType('bench.pictureMaker', pictureMaker(FILE_BYTES));
+	const node = await measure(async () => {
+		const result = await runWorkflow(workflow(), { credentials });
+		if (result.status !== 'success') throw new Error(`run failed: ${result.error?.message}`);
+	});
+	const bytes = randomBytes(FILE_BYTES);
+	const naive = await measure(async () => {
+		const body = {
+			model: 'vidA-2.5',
+			prompt: 'bench',
+			frame_images: [
+				{ image_url: `data:image/png;base64,${bytes.toString('base64')}`, frame_type: 'first_frame' },
+			],
+		};
+		const sent = Buffer.from(JSON.stringify(body));
+		if (sent.length < FILE_BYTES) throw new Error('naive: no body');
+	});
+	process.stdout.write(`RESULT ${JSON.stringify({ node, naive })}\n`);
+	disposeHarness();
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+	const sim = await startSimulator();
+	try {
+		const root = join(__dirname, '..', '..', '..');
+		const proc = spawn(
+			process.execPath,
+			['--expose-gc', '-r', 'ts-node/register/transpile-only', __filename, sim.url, sim.keys.bearer],
+			{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+		);
+		let output = '';
+		for await (const chunk of proc.stdout) output += String(chunk);
+		const line = /RESULT (.*)/.exec(output);
+		if (!line) throw new Error(`child failed: ${output.slice(-500)}`);
+		const { node, naive } = JSON.parse(line[1]) as Record<'node' | 'naive', Measure>;
+		const ratio = (n: number) => `${(n / FILE_BYTES).toFixed(2)}x`;
+		return {
+			'file size (MB)': (FILE_BYTES / MB).toFixed(1),
+			'node: peak live memory / file size (incl. the maker node)': ratio(node.peakLive),
+			'node: peak RSS / file size (incl. the maker node)': ratio(node.peakRss),
+			'naive JSON.stringify of a data URL: peak live memory / file size': ratio(naive.peakLive),
+			'naive: peak RSS / file size': ratio(naive.peakRss),
+		};
+	} finally {
+		await sim.stop();
+	}
+}
+
+if (require.main === module) {
+	const [url, token] = process.argv.slice(2);
+	child(url, token).catch((error: Error) => {
+		process.stdout.write(`ERROR ${error.stack}\n`);
+		process.exitCode = 1;
+	});
+}

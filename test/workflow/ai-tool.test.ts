@@ -1,0 +1,161 @@
+/**
+ * Issue 11: the node as an AI Agent tool, the way n8n builds one. A test agent
+ * gets the tool through n8n-core's getInputConnectionData → createNodeAsTool
+ * (the argument schema comes from the node's `$fromAI()` parameters) and calls
+ * it; the call runs the node against the simulator. The agent reads JSON with
+ * ids, URLs and a `files` list (name, MIME type, size), never Base64; a
+ * refusal comes back as a readable error item.
+ */
+import type { WorkflowJson } from '../harness';
+import { GATEWAY_TOOL_TYPE, TEST_AGENT_TYPE, registerToolTypes, runWorkflow } from '../harness';
+import type { Simulator } from '../simulator';
+import { startSimulator } from '../simulator';
+
+function agentWorkflow(parameters: Record<string, unknown>, credential: string): WorkflowJson {
+	return {
+		name: 'agent tool test',
+		nodes: [
+			{
+				id: 's',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{ id: 'a', name: 'Agent', type: TEST_AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+			{
+				id: 't',
+				name: 'Gateway Tool',
+				type: GATEWAY_TOOL_TYPE,
+				typeVersion: 1,
+				position: [200, 200],
+				parameters: { toolDescription: 'Generates media', ...parameters },
+				credentials: { [credential]: { id: '1', name: 'Gateway' } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+			'Gateway Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	} as unknown as WorkflowJson;
+}
+
+const fromAI = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
+let sim: Simulator;
+beforeAll(async () => {
+	registerToolTypes();
+	sim = await startSimulator();
+});
+afterAll(async () => {
+	await sim.stop();
+});
+
+async function callTool(
+	parameters: Record<string, unknown>,
+	toolArgs: object,
+	credential = 'generationGatewayBearerApi',
+) {
+	const result = await runWorkflow(agentWorkflow(parameters, credential), {
+		credentials: sim.credentials(),
+		input: [{ json: { toolArgs } }],
+	});
+	expect(result.status).toBe('success');
+	return result.output('Agent')[0].json as {
+		toolName: string;
+		arguments: string[];
+		returned?: string;
+		thrown?: string;
+	};
+}
+
+describe('Generation Gateway as an AI Agent tool', () => {
+	it('Image → Generate: the $fromAI arguments reach the request; the agent reads the file list, no Base64', async () => {
+		const call = await callTool(
+			{
+				resource: 'image',
+				operation: 'generate',
+				model: { __rl: true, mode: 'list', value: 'imagegen-2' },
+				prompt: fromAI('prompt', 'What the picture shows'),
+				size: '1024x1024',
+				n: 1,
+			},
+			{ prompt: 'a lighthouse at dawn' },
+		);
+		expect(call.toolName).toBe('Gateway_Tool');
+		expect(call.arguments).toEqual(['prompt']);
+		expect(call.thrown).toBeUndefined();
+		const sent = sim.requestsTo('/v1/images/generations').slice(-1)[0].body as Record<string, unknown>;
+		expect(sent).toMatchObject({ model: 'imagegen-2', prompt: 'a lighthouse at dawn', size: '1024x1024' });
+		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		expect(answer.files).toEqual([
+			{ binaryProperty: 'data', fileName: 'image-1.png', mimeType: 'image/png', fileSize: expect.any(Number) },
+		]);
+		expect(answer.files[0].fileSize).toBeGreaterThan(1000);
+		expect(answer.data).toEqual([{ binaryProperty: 'data' }]);
+		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/); // no Base64 text anywhere
+	});
+
+	it('Speech → Synthesize: the agent sees the audio file’s name, MIME type and size', async () => {
+		const call = await callTool(
+			{
+				resource: 'speech',
+				operation: 'synthesize',
+				model: { __rl: true, mode: 'list', value: 'vendor/audioF-3.1-tts-flash' },
+				input: fromAI('text', 'The text to read aloud'),
+				voice: 'narrator_v3.1',
+				responseFormat: 'mp3',
+			},
+			{ text: 'Hello from the tool.' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		expect(answer.files).toHaveLength(1);
+		expect(answer.files[0]).toMatchObject({
+			binaryProperty: 'data',
+			fileName: 'speech.mp3',
+			mimeType: 'audio/mpeg',
+		});
+		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/);
+	});
+
+	it('Video → Create and Wait polls to the end and returns the task id and record', async () => {
+		const call = await callTool(
+			{
+				resource: 'video',
+				operation: 'createAndWait',
+				model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+				prompt: fromAI('prompt', 'What the video shows'),
+				duration: 5,
+			},
+			{ prompt: 'waves' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		expect(answer.id).toMatch(/^video_/);
+		expect(answer.status).toBe('completed');
+		expect(answer.waitInfo.mode).toBe('polling');
+	});
+
+	it('a refusal comes back as a readable error, and nothing is sent', async () => {
+		const before = sim.requestsTo('/v1/images/generations').length;
+		const call = await callTool(
+			{
+				resource: 'image',
+				operation: 'generate',
+				model: { __rl: true, mode: 'list', value: 'imagegen-2' },
+				prompt: fromAI('prompt', 'What the picture shows'),
+				size: fromAI('size', 'WIDTHxHEIGHT'),
+			},
+			{ prompt: 'x', size: '1600x512' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		expect(answer.error).toMatch(/^Size: /);
+		expect(answer.errorDescription).toMatch(/not sent to the gateway/);
+		expect(sim.requestsTo('/v1/images/generations').length).toBe(before);
+	});
+});
