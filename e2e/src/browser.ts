@@ -352,6 +352,21 @@ async function nodePanel(ctx: Context, page: Page): Promise<void> {
 		);
 		await shot(page, `panel-search-${query.replace(/\W+/g, '-').toLowerCase()}`);
 	}
+	// Browsing: the AI category lists the node (a root node, beside n8n's OpenAI and Gemini).
+	await search.fill('');
+	await page.waitForTimeout(500);
+	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^AI$/ }).first().click();
+	const inAi = await names();
+	checks.ok(
+		'browsing: the AI category lists Generation Gateway',
+		inAi.includes('Generation Gateway'),
+		inAi.slice(0, 12),
+	);
+	await shot(page, 'panel-browse-ai');
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(300);
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	await search.waitFor();
 	await search.fill('Generation Gateway');
 	await page.waitForTimeout(700);
 	await page
