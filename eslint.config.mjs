@@ -15,7 +15,7 @@ import tseslint from 'typescript-eslint';
 const communityNodesRecommended = n8nCommunityNodesPlugin.configs.recommended;
 
 export default tseslint.config(
-	globalIgnores(['dist', 'node_modules', '.tools', 'test', 'scripts', 'gulpfile.js', 'jest.config.js', 'eslint.config.mjs', 'demo-output', 'examples']),
+	globalIgnores(['dist', 'node_modules', '.tools', 'test', 'scripts', 'gulpfile.js', 'jest.config.js', 'eslint.config.mjs', 'demo-output', 'examples', 'e2e', 'e2e-output']),
 	{
 		files: ['**/*.ts'],
 		extends: [

@@ -3,11 +3,13 @@
 // leaves them out of package-lock.json and `npm ci` then refuses the lock as
 // out of sync. This adds a lock entry (with its os/cpu, so npm skips it on
 // this platform) for every optional dependency the lock names but lacks.
-// Run after any `npm install`: node scripts/lock-optional-stubs.js
+// Run after any `npm install`: node scripts/lock-optional-stubs.js [path/to/package-lock.json]
+// (default: the package's own lock; the e2e suite's locks are e2e/package-lock.json and
+// e2e/n8n/package-lock.json).
 const fs = require('fs');
 const path = require('path');
 
-const file = path.join(__dirname, '..', 'package-lock.json');
+const file = path.resolve(process.argv[2] ?? path.join(__dirname, '..', 'package-lock.json'));
 const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const platform = (name) => {
 	const parts = name.split('/').pop().split('-');
@@ -23,7 +25,7 @@ for (const [key, entry] of Object.entries(lock.packages)) {
 		if (lock.packages[base] || lock.packages[hoisted]) continue;
 		const { os, cpu } = platform(dep);
 		if (!os || !cpu) continue;
-		lock.packages[hoisted] = { version, dev: true, optional: true, os: [os], cpu: [cpu] };
+		lock.packages[hoisted] = { version, ...(entry.dev ? { dev: true } : {}), optional: true, os: [os], cpu: [cpu] };
 		added++;
 	}
 }

@@ -1,0 +1,506 @@
+/**
+ * The editor in a real browser (Debian's Chromium driven by playwright-core):
+ * log in, find both nodes in the node panel, add the action node from it, and
+ * open the node's form in the example workflows and in chosen states (image
+ * models of each variant, video models, speech) to assert what a user sees.
+ * Every state is saved as a screenshot in e2e-output/browser/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+import { chromium, type Page } from 'playwright-core';
+
+import { OWNER } from './n8n';
+import { outputDir } from './proc';
+import {
+	exampleFiles,
+	loadWorkflow,
+	PACKAGE,
+	withCredentials,
+	type Context,
+	type Workflow,
+} from './workflows';
+
+export const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+const shotsDir = join(outputDir, 'browser');
+const ACTION = `${PACKAGE}.generationGateway`;
+
+/** What the open node form shows. */
+interface Form {
+	/** Labels of the visible fields, top to bottom (credential field first). */
+	labels: string[];
+	/** Label -> 'list' (a dropdown) or 'text' (typed), for the visible fields. */
+	kinds: Record<string, 'list' | 'text'>;
+	/** Label -> value shown. */
+	values: Record<string, string>;
+	/** Collection label (e.g. Options) -> the entries its "Add Option" offers. */
+	collections: Record<string, string[]>;
+	/** The credential field's label, and the credentials its dropdown offers. */
+	credential?: { label: string; offered: string[]; value: string };
+}
+
+async function readForm(page: Page): Promise<Form> {
+	return await page.evaluate(() => {
+		const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+		const form: Form = { labels: [], kinds: {}, values: {}, collections: {} };
+		const credential = document.querySelector('[data-test-id="credentials-label"]');
+		if (credential) {
+			const select = document.querySelector('[data-test-id="node-credentials-select"]');
+			const input = select?.querySelector('input') as HTMLInputElement | null;
+			const listId = input?.getAttribute('aria-controls');
+			const offered = listId
+				? [
+						...document.querySelectorAll(
+							`#${CSS.escape(listId)} li[data-test-id^="node-credentials-select-item-"]`,
+						),
+					]
+						.filter((li) => li.getAttribute('data-test-id') !== 'node-credentials-select-item-new')
+						.map((li) => text(li))
+				: [];
+			const value =
+				text(select?.querySelector('.el-select__selected-item, .el-select__placeholder')) ||
+				input?.value ||
+				'';
+			form.credential = { label: text(credential.querySelector('label span')), offered, value };
+			form.labels.push(form.credential.label);
+		}
+		const labelOf = (el: Element | null) =>
+			text(el?.querySelector('label span')) ||
+			text(el?.querySelector('[data-test-id="input-label"]')) ||
+			text(el);
+		for (const labelEl of document.querySelectorAll('[data-test-id="input-label"]')) {
+			if (labelEl.closest('[data-test-id="credentials-label"]')) continue;
+			if ((labelEl as HTMLElement).offsetParent === null) continue; // another tab (Settings)
+			const label = labelOf(labelEl);
+			if (!label) continue;
+			form.labels.push(label);
+			const name = labelEl.querySelector('label')?.getAttribute('for');
+			const input = name
+				? document.querySelector(`[data-test-id="parameter-input-${CSS.escape(name)}"]`)
+				: null;
+			if (!input) continue;
+			const combobox = input.querySelector('input[role="combobox"]') as HTMLInputElement | null;
+			const field = input.querySelector('textarea, input') as HTMLInputElement | HTMLTextAreaElement | null;
+			form.kinds[label] = combobox ? 'list' : 'text';
+			form.values[label] = combobox
+				? text(input.querySelector('.el-select__selected-item')) || combobox.value
+				: (field?.value ?? text(input.querySelector('.cm-content')));
+		}
+		for (const add of document.querySelectorAll('[data-test-id="collection-parameter-add"] input')) {
+			const item = add.closest('[data-test-id="parameter-item"]');
+			const listId = add.getAttribute('aria-controls');
+			form.collections[labelOf(item)] = listId
+				? [
+						...document.querySelectorAll(
+							`#${CSS.escape(listId)} li[data-test-id="collection-parameter-option"]`,
+						),
+					].map((li) => text(li))
+				: [];
+		}
+		return form;
+	});
+}
+
+function gatewayWorkflow(
+	name: string,
+	parameters: Record<string, unknown>,
+	credentials: Record<string, string>,
+) {
+	return withCredentials(
+		{
+			name: `Form: ${name}`,
+			nodes: [
+				{
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					name: 'Generation Gateway',
+					type: ACTION,
+					typeVersion: 1,
+					position: [300, 0],
+					parameters,
+					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Generation Gateway', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		} as Workflow,
+		credentials,
+	);
+}
+
+async function login(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/signin`);
+	await page.fill('#emailOrLdapLoginId', OWNER.email);
+	await page.fill('#password', OWNER.password);
+	await page.click('[data-test-id="form-submit-button"]');
+	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+}
+
+/** Opens a saved workflow and the named node's form; returns what the form shows. */
+async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
+	await page.goto(`${url}/workflow/${workflowId}`);
+	await page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`).dblclick();
+	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
+	await page.waitForTimeout(500); // fields that depend on loaded options settle
+	return await readForm(page);
+}
+
+async function shot(page: Page, name: string): Promise<string> {
+	const file = join(shotsDir, `${name}.png`);
+	await page.screenshot({ path: file });
+	return `e2e-output/browser/${name}.png`;
+}
+
+const mode = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** The states of the form to check, with what a user must (not) see in each. */
+const STATES: Array<{
+	name: string;
+	parameters: Record<string, unknown>;
+	check(form: Form, ok: (name: string, condition: boolean, detail?: unknown) => void): void;
+}> = [
+	{
+		name: 'image-legacyimg-3',
+		parameters: {
+			resource: 'image',
+			operation: 'generate',
+			model: mode('legacyimg-3'),
+			prompt: 'A lighthouse',
+		},
+		check: (f, ok) => {
+			ok(
+				'Style is offered under Options',
+				(f.collections.Options ?? []).includes('Style'),
+				f.collections.Options,
+			);
+			ok('Number of Images is hidden', !f.labels.includes('Number of Images'), f.labels);
+			ok('Size is a list', f.kinds.Size === 'list', f.kinds.Size);
+		},
+	},
+	{
+		name: 'image-legacyimg-2',
+		parameters: {
+			resource: 'image',
+			operation: 'generate',
+			model: mode('legacyimg-2'),
+			prompt: 'A lighthouse',
+		},
+		check: (f, ok) => {
+			ok('Style is not offered', !(f.collections.Options ?? []).includes('Style'), f.collections.Options);
+			ok('Size is a list', f.kinds.Size === 'list', f.kinds.Size);
+		},
+	},
+	{
+		name: 'image-imagegen-1',
+		parameters: {
+			resource: 'image',
+			operation: 'generate',
+			model: mode('imagegen-1'),
+			prompt: 'A lighthouse',
+		},
+		check: (f, ok) => {
+			ok('Size is a list (fixed sizes)', f.kinds.Size === 'list', f.kinds.Size);
+			ok('Number of Images is shown', f.labels.includes('Number of Images'), f.labels);
+		},
+	},
+	{
+		name: 'image-imagegen-2',
+		parameters: {
+			resource: 'image',
+			operation: 'generate',
+			model: mode('imagegen-2'),
+			prompt: 'A lighthouse',
+		},
+		check: (f, ok) => {
+			ok('Size is free text', f.kinds.Size === 'text', f.kinds.Size);
+			ok('Number of Images is shown', f.labels.includes('Number of Images'), f.labels);
+			ok('Style is not offered', !(f.collections.Options ?? []).includes('Style'), f.collections.Options);
+		},
+	},
+	{
+		name: 'image-imagegen-2.5-sunburst',
+		parameters: {
+			resource: 'image',
+			operation: 'generate',
+			model: mode('imagegen-2.5-sunburst'),
+			prompt: 'A lighthouse',
+		},
+		check: (f, ok) => {
+			ok('Size is free text', f.kinds.Size === 'text', f.kinds.Size);
+			ok('Style is not offered', !(f.collections.Options ?? []).includes('Style'), f.collections.Options);
+		},
+	},
+	{
+		name: 'image-variant-c-imgE-3.0-pro',
+		parameters: {
+			resource: 'image',
+			operation: 'generate',
+			model: mode('vendor/imgE-3.0-pro'),
+			prompt: 'A lighthouse',
+		},
+		check: (f, ok) => {
+			ok('Number of Images is hidden', !f.labels.includes('Number of Images'), f.labels);
+			ok('Size is free text', f.kinds.Size === 'text', f.kinds.Size);
+			ok('Style is not offered', !(f.collections.Options ?? []).includes('Style'), f.collections.Options);
+		},
+	},
+	{
+		name: 'video-vidB-1.5',
+		parameters: { resource: 'video', operation: 'createAndWait', model: mode('vidB-1.5'), prompt: 'A boat' },
+		check: () => undefined,
+	},
+	{
+		name: 'video-vidD-h3',
+		parameters: { resource: 'video', operation: 'createAndWait', model: mode('vidD-h3'), prompt: 'A boat' },
+		check: () => undefined,
+	},
+	{
+		name: 'speech-audioF-3.1-tts-flash',
+		parameters: {
+			resource: 'speech',
+			operation: 'synthesize',
+			model: { __rl: true, mode: 'list', value: 'vendor/audioF-3.1-tts-flash' },
+			input: 'Hello',
+		},
+		check: (f, ok) => {
+			ok('Output Format is a list', f.kinds['Output Format'] === 'list', f.kinds);
+			ok('Sample Rate is shown', f.labels.includes('Sample Rate'), f.labels);
+		},
+	},
+];
+
+/** The node panel of an empty workflow: search, both nodes listed, add the action node, see its form. */
+async function nodePanel(ctx: Context, page: Page): Promise<void> {
+	const { checks } = ctx;
+	checks.begin('browser: node panel');
+	await page.goto(`${ctx.n8n.url}/workflow/new`);
+	await page.locator('[data-test-id="canvas-add-button"]').click();
+	const search = page.locator('[data-test-id="node-creator-search-bar"]');
+	await search.waitFor();
+	const names = async () => {
+		await page.waitForTimeout(700);
+		return (await page.locator('[data-test-id="node-creator-item-name"]').allTextContents()).map((t) =>
+			t.trim(),
+		);
+	};
+	// n8n lists a trigger under its app's name (the display name without "Trigger"), with the trigger's description.
+	const triggerEntry = async () => {
+		await page.waitForTimeout(700);
+		const items = page.locator('[data-test-id="node-creator-item-name"]', {
+			hasText: /^Generation Gateway$/,
+		});
+		if (!(await items.count())) return undefined;
+		return (await page.locator('[data-test-id="node-creator-item-description"]').allTextContents()).find(
+			(d) => /video task calls back/.test(d),
+		);
+	};
+	for (const query of ['Generation Gateway', 'gateway', 'video', 'callback', 'webhook']) {
+		await search.fill(query);
+		const entry = await triggerEntry();
+		checks.ok(
+			`trigger panel, search "${query}": lists the Generation Gateway trigger`,
+			entry !== undefined,
+			entry ?? (await names()).slice(0, 8),
+		);
+		await shot(page, `panel-trigger-search-${query.replace(/\W+/g, '-').toLowerCase()}`);
+	}
+	// A workflow with a manual trigger: the panel now offers action nodes.
+	const { id } = await ctx.n8n.createWorkflow({
+		name: 'Node panel',
+		nodes: [
+			{
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+		],
+		connections: {},
+	});
+	await page.goto(`${ctx.n8n.url}/workflow/${id}`);
+	await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').waitFor();
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	await search.waitFor();
+	for (const [query, expected] of [
+		['Generation Gateway', ['Generation Gateway']],
+		['text to speech', ['Generation Gateway']],
+		['image', ['Generation Gateway']],
+		['video', ['Generation Gateway']],
+	] as const) {
+		await search.fill(query);
+		const found = await names();
+		checks.ok(
+			`node panel, search "${query}": lists ${expected.join(', ')}`,
+			expected.every((e) => found.includes(e)),
+			found.slice(0, 8),
+		);
+		await shot(page, `panel-search-${query.replace(/\W+/g, '-').toLowerCase()}`);
+	}
+	// Browsing: the AI category lists the node (a root node, beside n8n's OpenAI and Gemini).
+	await search.fill('');
+	await page.waitForTimeout(500);
+	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^AI$/ }).first().click();
+	const inAi = await names();
+	checks.ok(
+		'browsing: the AI category lists Generation Gateway',
+		inAi.includes('Generation Gateway'),
+		inAi.slice(0, 12),
+	);
+	await shot(page, 'panel-browse-ai');
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(300);
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	await search.waitFor();
+	await search.fill('Generation Gateway');
+	await page.waitForTimeout(700);
+	await page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Generation Gateway$/ })
+		.first()
+		.click();
+	await page.waitForTimeout(700);
+	const actions = (await page.locator('[data-test-id="node-creator-item-name"]').allTextContents()).map((t) =>
+		t.trim(),
+	);
+	checks.ok('the action node lists its actions', actions.length >= 5, actions.slice(0, 12));
+	await shot(page, 'panel-gateway-actions');
+	const generate = actions.find((a) => /image/i.test(a) && /generate/i.test(a)) ?? actions[0];
+	await page.locator('[data-test-id="node-creator-item-name"]', { hasText: generate }).first().click();
+	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
+	await page.waitForTimeout(700);
+	const form = await readForm(page);
+	checks.ok(
+		`added "${generate}" from the panel: its form opens`,
+		form.labels.includes('Resource') && form.labels.includes('Operation'),
+		form.labels,
+	);
+	checks.ok(
+		'a new node picks the one credential there is for it',
+		form.credential !== undefined,
+		form.credential,
+	);
+	checks.note(`new node form: ${JSON.stringify(form)}`);
+	checks.note(`screenshot ${await shot(page, 'panel-new-node-form')}`);
+}
+
+export async function runBrowser(ctx: Context): Promise<void> {
+	const { checks, n8n } = ctx;
+	mkdirSync(shotsDir, { recursive: true });
+	checks.begin('browser: log in');
+	const browser = await chromium.launch({
+		executablePath: '/usr/bin/chromium',
+		args: CHROMIUM_FLAGS,
+		headless: true,
+		timeout: 60_000,
+	});
+	const page = await (
+		await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1600, height: 1000 } })
+	).newPage();
+	page.setDefaultTimeout(30_000);
+	const attempt = async (what: string, body: () => Promise<void>) => {
+		try {
+			await body();
+		} catch (error) {
+			checks.broke(what, error);
+			await shot(page, `failure-${what.replace(/\W+/g, '-').toLowerCase()}`).catch(() => undefined);
+			writeFileSync(
+				join(shotsDir, `failure-${what.replace(/\W+/g, '-').toLowerCase()}.html`),
+				await page.content().catch(() => ''),
+			);
+		}
+	};
+	try {
+		await login(page, n8n.url);
+		checks.ok(
+			'logged in through the sign-in page',
+			!new URL(page.url()).pathname.startsWith('/signin'),
+			page.url(),
+		);
+		await attempt('node panel', () => nodePanel(ctx, page));
+
+		checks.begin('browser: the node in the example workflows');
+		for (const file of exampleFiles()) {
+			const name = basename(file, '.json');
+			await attempt(`example ${name}`, async () => {
+				const workflow = withCredentials(loadWorkflow(file), ctx.credentials);
+				const { id } = await n8n.createWorkflow({ ...workflow, name: `Form: ${workflow.name}` });
+				for (const node of workflow.nodes.filter((n) => n.type.startsWith(`${PACKAGE}.`))) {
+					const form = await openNode(page, n8n.url, id, node.name);
+					const [type] = Object.keys(node.credentials ?? {});
+					checks.ok(
+						`${name} / ${node.name}: one credential field, showing the ${type} credential, offering only that type`,
+						form.labels.filter((l) => l.startsWith('Credential')).length === 1 &&
+							form.credential?.value === `Simulator (${type})` &&
+							form.credential.offered.length === 1,
+						form.credential,
+					);
+					writeFileSync(
+						join(shotsDir, `example-${name}-${node.name.replace(/\W+/g, '-').toLowerCase()}.json`),
+						JSON.stringify(form, null, 2),
+					);
+					checks.note(
+						`screenshot ${await shot(page, `example-${name}-${node.name.replace(/\W+/g, '-').toLowerCase()}`)}`,
+					);
+				}
+			});
+		}
+
+		checks.begin('browser: form states');
+		const forms: Record<string, Form> = {};
+		for (const state of STATES) {
+			await attempt(state.name, async () => {
+				const { id } = await n8n.createWorkflow(
+					gatewayWorkflow(state.name, state.parameters, ctx.credentials),
+				);
+				const form = await openNode(page, n8n.url, id, 'Generation Gateway');
+				forms[state.name] = form;
+				writeFileSync(join(shotsDir, `form-${state.name}.json`), JSON.stringify(form, null, 2));
+				writeFileSync(join(shotsDir, `form-${state.name}.html`), await page.content());
+				checks.ok(
+					`${state.name}: the credential field shows the bearer credential`,
+					form.credential?.value === 'Simulator (generationGatewayBearerApi)',
+					form.credential,
+				);
+				state.check(form, (name, condition, detail) =>
+					checks.ok(`${state.name}: ${name}`, condition, detail),
+				);
+				checks.note(`fields: ${form.labels.join(' | ')}`);
+				checks.note(`options: ${JSON.stringify(form.collections)}`);
+				checks.note(`screenshot ${await shot(page, `form-${state.name}`)}`);
+			});
+		}
+		const b = forms['video-vidB-1.5'];
+		const d = forms['video-vidD-h3'];
+		if (b && d) {
+			const onlyB = b.labels.filter((l) => !d.labels.includes(l));
+			const onlyD = d.labels.filter((l) => !b.labels.includes(l));
+			const optionsB = JSON.stringify(b.collections);
+			const optionsD = JSON.stringify(d.collections);
+			checks.ok(
+				'video: vidB-1.5 and vidD-h3 show different fields or options',
+				onlyB.length + onlyD.length > 0 || optionsB !== optionsD,
+				{
+					onlyB,
+					onlyD,
+				},
+			);
+		}
+	} finally {
+		await browser.close();
+	}
+}

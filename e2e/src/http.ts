@@ -1,0 +1,61 @@
+/** A small HTTP(S) client for n8n's REST API; n8n's certificate is made at run time, so it is not verified. */
+import { request as httpRequest } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
+
+const insecure = new Agent({ rejectUnauthorized: false, keepAlive: false });
+
+export interface Answer {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Buffer;
+	text(): string;
+	json<T = unknown>(): T;
+}
+
+export async function http(
+	url: string,
+	options: { method?: string; headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
+): Promise<Answer> {
+	const target = new URL(url);
+	const payload =
+		options.body === undefined
+			? undefined
+			: Buffer.isBuffer(options.body)
+				? options.body
+				: Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+	const headers: Record<string, string> = { ...(options.headers ?? {}) };
+	if (payload) {
+		headers['content-type'] ??= 'application/json';
+		headers['content-length'] = String(payload.length);
+	}
+	const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+	return await new Promise<Answer>((resolve, reject) => {
+		const req = send(
+			target,
+			{
+				method: options.method ?? 'GET',
+				headers,
+				agent: target.protocol === 'https:' ? insecure : undefined,
+				timeout: options.timeoutMs ?? 60_000,
+			},
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () => {
+					const body = Buffer.concat(chunks);
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body,
+						text: () => body.toString('utf8'),
+						json: <T>() => JSON.parse(body.toString('utf8')) as T,
+					});
+				});
+				res.on('error', reject);
+			},
+		);
+		req.on('timeout', () => req.destroy(new Error(`${options.method ?? 'GET'} ${url}: no answer in time`)));
+		req.on('error', reject);
+		req.end(payload);
+	});
+}

@@ -1,0 +1,185 @@
+/**
+ * The end-to-end suite (`./scripts/run e2e`): the package in a real n8n.
+ *
+ *   single    one n8n over https with the packed package installed as a
+ *             community package: every example, the trigger's production URL,
+ *             Create and Wait by callback with several items, the AI tool
+ *   browser   the editor in Chromium on that same n8n (node panel, forms)
+ *   registry  a fresh n8n installs the package from a local npm registry
+ *             through its own Community Nodes installer, runs it, uninstalls it
+ *   queue     main + worker, Redis, PostgreSQL, binary data in the database
+ *
+ * `./scripts/run e2e single browser` runs only the named parts. Everything
+ * started is stopped at the end, also on failure. Results: e2e-output/.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSimulator } from '../../test/simulator';
+import { Checks } from './checks';
+import { N8n, repoRoot, type Certificate } from './n8n';
+import { outputDir, run, stopAll } from './proc';
+import {
+	checkToolVariant,
+	createCredentials,
+	exampleFiles,
+	PACKAGE,
+	runCallbackWait,
+	runExample,
+	type Context,
+} from './workflows';
+
+const PARTS = ['single', 'browser', 'registry', 'queue'] as const;
+type Part = (typeof PARTS)[number];
+
+function certificate(dir: string): Certificate {
+	const key = join(dir, 'key.pem');
+	const cert = join(dir, 'cert.pem');
+	run('openssl', [
+		'req',
+		'-x509',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-days',
+		'2',
+		'-keyout',
+		key,
+		'-out',
+		cert,
+		'-subj',
+		'/CN=127.0.0.1',
+		'-addext',
+		'subjectAltName=IP:127.0.0.1,DNS:localhost',
+	]);
+	return { key, cert };
+}
+
+/** npm pack of the built package (what npm publish would upload). */
+export function pack(dir: string): { tarball: string; version: string; files: string[] } {
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+		cwd: repoRoot,
+		encoding: 'utf8',
+	});
+	const [info] = JSON.parse(out.slice(out.indexOf('['))) as Array<{
+		filename: string;
+		version: string;
+		files: Array<{ path: string }>;
+	}>;
+	return { tarball: join(dir, info.filename), version: info.version, files: info.files.map((f) => f.path) };
+}
+
+/** Puts the packed package where n8n keeps installed community packages (<user folder>/.n8n/nodes). */
+export function installPacked(userFolder: string, tarball: string, version: string): void {
+	const nodes = join(userFolder, 'nodes');
+	const target = join(nodes, 'node_modules', PACKAGE);
+	mkdirSync(target, { recursive: true });
+	run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+	writeFileSync(
+		join(nodes, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE]: version } }, null, 2),
+	);
+}
+
+async function main(): Promise<void> {
+	const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+	const parts = new Set<Part>(wanted.length ? (wanted as Part[]) : PARTS);
+	for (const part of parts)
+		if (!PARTS.includes(part)) throw new Error(`unknown part "${part}"; parts: ${PARTS.join(' ')}`);
+	rmSync(outputDir, { recursive: true, force: true });
+	mkdirSync(outputDir, { recursive: true });
+	const work = mkdtempSync(join(tmpdir(), 'gg-e2e-'));
+	const checks = new Checks();
+	const started = Date.now();
+	const sim = await startSimulator();
+	try {
+		checks.begin('setup');
+		const cert = certificate(work);
+		checks.note(`certificate made for this run: ${cert.cert}`);
+		const packed = await checks.timed('npm pack', async () => pack(work));
+		checks.ok(`npm pack: ${packed.files.length} files`, packed.files.includes('package.json'));
+		const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { main?: string };
+		checks.ok(
+			`the tarball contains package.json "main" (${manifest.main})`,
+			!manifest.main || packed.files.includes(manifest.main),
+		);
+		checks.note(`simulator on ${sim.url}`);
+
+		if (parts.has('single') || parts.has('browser')) {
+			const home = join(work, 'single');
+			mkdirSync(join(home, '.n8n'), { recursive: true });
+			installPacked(join(home, '.n8n'), packed.tarball, packed.version);
+			const n8n = new N8n({ name: 'n8n-single', home, cert });
+			checks.begin('single instance: start');
+			await checks.timed('single: n8n start', () => n8n.start());
+			await n8n.login();
+			checks.note(`n8n on ${n8n.url}, user folder ${n8n.userFolder}`);
+			const ctx: Context = {
+				n8n,
+				sim,
+				checks,
+				credentials: await createCredentials(n8n, sim),
+				label: 'single',
+			};
+			await checkToolVariant(ctx);
+			if (parts.has('single')) {
+				await checks.timed('single: examples', async () => {
+					for (const file of exampleFiles()) {
+						checks.begin(`single instance: examples/${file.split('/').pop()}`);
+						try {
+							await runExample(ctx, file);
+						} catch (error) {
+							checks.broke(file, error);
+						}
+					}
+				});
+				checks.begin('single instance: Create and Wait by callback, 3 items finishing together');
+				await checks.timed('single: callback wait', async () => {
+					try {
+						await runCallbackWait(ctx, 3);
+					} catch (error) {
+						checks.broke('callback wait', error);
+					}
+				});
+			}
+			if (parts.has('browser')) {
+				const { runBrowser } = await import('./browser');
+				await checks.timed('browser: editor', () => runBrowser(ctx));
+			}
+			await n8n.stop();
+		}
+		if (parts.has('registry')) {
+			const { runRegistry } = await import('./registry');
+			await checks.timed('registry: install from a local registry', () =>
+				runRegistry({ work, cert, packed, sim, checks }),
+			);
+		}
+		if (parts.has('queue')) {
+			const { runQueue } = await import('./queue');
+			await checks.timed('queue mode', () => runQueue({ work, cert, packed, sim, checks }));
+		}
+	} catch (error) {
+		checks.broke('the suite stopped early', error);
+	} finally {
+		await stopAll();
+		await sim.stop();
+		if (!process.env.E2E_KEEP) rmSync(work, { recursive: true, force: true });
+	}
+	checks.begin('summary');
+	for (const [label, ms] of checks.timings) checks.note(`${label}: ${(ms / 1000).toFixed(1)} s`);
+	checks.note(`total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	const summary = `${checks.passed} checks passed, ${checks.failures.length} failed`;
+	process.stdout.write(`\n${summary}\n${checks.failures.map((f) => `  - ${f}`).join('\n')}\n`);
+	writeFileSync(
+		join(outputDir, 'summary.json'),
+		JSON.stringify({ passed: checks.passed, failures: checks.failures, timings: checks.timings }, null, 2),
+	);
+	process.exitCode = checks.failures.length ? 1 : 0;
+}
+
+void main().catch((error) => {
+	process.stderr.write(`${(error as Error).stack ?? error}\n`);
+	void stopAll().finally(() => process.exit(1));
+});

@@ -1,0 +1,285 @@
+/**
+ * One real n8n process (main or worker) from e2e/n8n/, on loopback over https,
+ * and a client for its REST API (the calls the editor makes).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { http } from './http';
+import { freePort, start, stop, waitFor, type Proc } from './proc';
+
+export const e2eDir = join(__dirname, '..');
+export const repoRoot = join(e2eDir, '..');
+export const n8nModules = join(e2eDir, 'n8n', 'node_modules');
+const n8nBin = join(n8nModules, 'n8n', 'bin', 'n8n');
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const flatted = require(join(n8nModules, 'flatted')) as { parse(text: string): unknown };
+
+export const OWNER = {
+	email: 'owner@e2e.invalid',
+	password: 'E2e-owner-pass-1',
+	firstName: 'E2E',
+	lastName: 'Owner',
+};
+const ENCRYPTION_KEY = 'e2e-generation-gateway-encryption-key';
+
+export interface Certificate {
+	key: string;
+	cert: string;
+}
+
+export interface N8nOptions {
+	name: string;
+	/** N8N_USER_FOLDER (n8n keeps its files in <home>/.n8n). */
+	home: string;
+	cert: Certificate;
+	command?: 'start' | 'worker';
+	env?: Record<string, string>;
+	/** A worker's port is chosen by the caller; a main's port is free unless given. */
+	port?: number;
+}
+
+export interface ExecutionRecord {
+	id: string;
+	status: string;
+	finished: boolean;
+	mode: string;
+	workflowId: string;
+	startedAt?: string;
+	stoppedAt?: string;
+	data: RunData;
+}
+
+export interface BinaryRef {
+	mimeType: string;
+	fileName?: string;
+	fileExtension?: string;
+	fileSize?: string;
+	id?: string;
+	data?: string;
+}
+
+export interface Item {
+	json: Record<string, unknown>;
+	binary?: Record<string, BinaryRef>;
+	pairedItem?: { item: number } | Array<{ item: number }> | number;
+}
+
+export interface TaskData {
+	executionStatus?: string;
+	error?: { message: string; description?: string };
+	data?: { main?: Array<Item[] | null> };
+}
+
+export interface RunData {
+	resultData: { runData: Record<string, TaskData[]>; error?: { message: string }; lastNodeExecuted?: string };
+	waitTill?: string;
+}
+
+export class N8n {
+	proc: Proc | undefined;
+
+	port = 0;
+
+	cookie = '';
+
+	constructor(readonly options: N8nOptions) {}
+
+	get url(): string {
+		return `https://127.0.0.1:${this.port}`;
+	}
+
+	get userFolder(): string {
+		return join(this.options.home, '.n8n');
+	}
+
+	async start(timeoutMs = 240_000): Promise<void> {
+		this.port = this.options.port ?? (await freePort());
+		mkdirSync(this.options.home, { recursive: true });
+		const env: NodeJS.ProcessEnv = {
+			PATH: process.env.PATH,
+			HOME: this.options.home,
+			TZ: 'UTC',
+			N8N_USER_FOLDER: this.options.home,
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PORT: String(this.port),
+			N8N_PROTOCOL: 'https',
+			N8N_SSL_KEY: this.options.cert.key,
+			N8N_SSL_CERT: this.options.cert.cert,
+			WEBHOOK_URL: `https://127.0.0.1:${this.port}/`,
+			N8N_EDITOR_BASE_URL: `https://127.0.0.1:${this.port}/`,
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console',
+			...this.options.env,
+		};
+		const command = this.options.command ?? 'start';
+		this.proc = start(this.options.name, process.execPath, [n8nBin, command], {
+			env,
+			cwd: this.options.home,
+		});
+		const proc = this.proc;
+		let exited = false;
+		void proc.exited.then(() => (exited = true));
+		if (command === 'worker') {
+			await waitFor(
+				`${this.options.name} to be ready`,
+				() => {
+					if (exited) throw new Error(`${this.options.name} exited; see ${proc.logFile}`);
+					return /Worker ready|n8n worker is now ready/i.test(proc.log()) ? true : undefined;
+				},
+				timeoutMs,
+				500,
+			);
+			return;
+		}
+		await waitFor(
+			`${this.options.name} on ${this.url}`,
+			async () => {
+				if (exited) throw new Error(`${this.options.name} exited; see ${proc.logFile}`);
+				const answer = await http(`${this.url}/healthz/readiness`, { timeoutMs: 5000 });
+				return answer.status === 200 ? true : undefined;
+			},
+			timeoutMs,
+			500,
+		);
+	}
+
+	async stop(): Promise<void> {
+		if (this.proc) await stop(this.proc);
+	}
+
+	/** A REST call with the owner's cookie; throws on a status >= 400 unless `allow` lists it. */
+	async rest<T = unknown>(method: string, path: string, body?: unknown, allow: number[] = []): Promise<T> {
+		const answer = await http(`${this.url}/rest${path}`, {
+			method,
+			body,
+			headers: this.cookie ? { cookie: this.cookie } : {},
+			timeoutMs: 180_000,
+		});
+		if (answer.status >= 400 && !allow.includes(answer.status)) {
+			throw new Error(`${method} /rest${path} -> ${answer.status}: ${answer.text().slice(0, 500)}`);
+		}
+		const text = answer.text();
+		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (parsed as { data?: T }).data ?? (parsed as T);
+	}
+
+	/** The owner account (set up on first start), then a login cookie. */
+	async login(): Promise<void> {
+		const settings = await this.rest<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/settings',
+		);
+		if (settings.userManagement?.showSetupOnFirstLoad !== false) {
+			await this.rest('POST', '/owner/setup', OWNER, [400]);
+		}
+		const answer = await http(`${this.url}/rest/login`, {
+			method: 'POST',
+			body: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+		});
+		if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${answer.text()}`);
+		const setCookie = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
+		const auth = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		if (!auth) throw new Error('login gave no n8n-auth cookie');
+		this.cookie = auth;
+	}
+
+	async nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[] }>> {
+		const answer = await http(`${this.url}/types/nodes.json`, { headers: { cookie: this.cookie } });
+		if (answer.status !== 200) throw new Error(`/types/nodes.json -> ${answer.status}`);
+		return answer.json();
+	}
+
+	async createCredential(type: string, name: string, data: Record<string, unknown>): Promise<string> {
+		const created = await this.rest<{ id: string }>('POST', '/credentials', { name, type, data });
+		return created.id;
+	}
+
+	async createWorkflow(workflow: Record<string, unknown>): Promise<{ id: string; versionId: string }> {
+		const { id, versionId } = await this.rest<{ id: string; versionId: string }>('POST', '/workflows', {
+			name: workflow.name,
+			nodes: workflow.nodes,
+			connections: workflow.connections,
+			settings: workflow.settings ?? { executionOrder: 'v1' },
+			pinData: workflow.pinData ?? {},
+			active: false,
+		});
+		return { id, versionId };
+	}
+
+	async activate(id: string, versionId: string): Promise<void> {
+		await this.rest('POST', `/workflows/${id}/activate`, { versionId });
+	}
+
+	/** A manual run from a trigger, as the editor's "Execute workflow" button. */
+	async runManually(workflowId: string, trigger: string): Promise<string> {
+		const result = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/workflows/${workflowId}/run`,
+			{ triggerToStartFrom: { name: trigger } },
+		);
+		if (!result.executionId) throw new Error(`the run started no execution: ${JSON.stringify(result)}`);
+		return result.executionId;
+	}
+
+	async execution(id: string): Promise<ExecutionRecord> {
+		const raw = await this.rest<Omit<ExecutionRecord, 'data'> & { data: string }>('GET', `/executions/${id}`);
+		return { ...raw, data: flatted.parse(raw.data) as RunData };
+	}
+
+	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const list = await this.rest<{ results: Array<{ id: string; status: string; mode: string }> }>(
+			'GET',
+			`/executions?filter=${filter}&limit=50`,
+		);
+		return list.results;
+	}
+
+	/** Waits until the execution has one of `statuses` (default: finished one way or another). */
+	async waitExecution(
+		id: string,
+		timeoutMs: number,
+		statuses = ['success', 'error', 'crashed', 'canceled'],
+	): Promise<ExecutionRecord> {
+		return await waitFor(
+			`execution ${id} to reach ${statuses.join('/')}`,
+			async () => {
+				const record = await this.execution(id);
+				return statuses.includes(record.status) ? record : undefined;
+			},
+			timeoutMs,
+			300,
+		);
+	}
+
+	async binaryBytes(ref: BinaryRef): Promise<Buffer> {
+		if (!ref.id) return Buffer.from(ref.data ?? '', 'base64');
+		const answer = await http(
+			`${this.url}/rest/binary-data?id=${encodeURIComponent(ref.id)}&action=download&mimeType=${encodeURIComponent(ref.mimeType)}`,
+			{ headers: { cookie: this.cookie } },
+		);
+		if (answer.status !== 200) throw new Error(`binary ${ref.id} -> ${answer.status}`);
+		return answer.body;
+	}
+}
+
+/** The last run's first output of a node. */
+export function outputOf(record: ExecutionRecord, node: string): Item[] {
+	const runs = record.data.resultData.runData[node] ?? [];
+	return runs.at(-1)?.data?.main?.[0] ?? [];
+}

@@ -1,0 +1,187 @@
+/**
+ * Queue mode: PostgreSQL and Redis in temp folders on loopback ports, an n8n
+ * main process and a worker, binary data kept in the database. The image,
+ * speech, trigger and callback-wait workflows must succeed, and the resumed
+ * execution must run on the worker (its log names the execution).
+ */
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Simulator } from '../../test/simulator';
+import type { Checks } from './checks';
+import { N8n, type Certificate } from './n8n';
+import { installPacked } from './main';
+import { freePort, run, start, waitFor, type Proc } from './proc';
+import { createCredentials, examplesDir, runCallbackWait, runExample, type Context } from './workflows';
+
+interface QueueInput {
+	work: string;
+	cert: Certificate;
+	packed: { tarball: string; version: string };
+	sim: Simulator;
+	checks: Checks;
+}
+
+function postgresBin(): string {
+	const root = '/usr/lib/postgresql';
+	const version = readdirSync(root).sort((a, b) => Number(b) - Number(a))[0];
+	return join(root, version, 'bin');
+}
+
+/** A throw-away PostgreSQL cluster (initdb refuses root: it runs as the postgres user then). */
+async function startPostgres(): Promise<{ port: number; proc: Proc; dir: string }> {
+	const bin = postgresBin();
+	const dir = mkdtempSync(join(tmpdir(), 'gg-e2e-pg-'));
+	const asRoot = process.getuid?.() === 0;
+	const owner = asRoot
+		? {
+				uid: Number(run('id', ['-u', 'postgres']).stdout.trim()),
+				gid: Number(run('id', ['-g', 'postgres']).stdout.trim()),
+			}
+		: {};
+	if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!);
+	const data = join(dir, 'data');
+	run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], {
+		...owner,
+		cwd: dir,
+	});
+	const port = await freePort();
+	const proc = start(
+		'postgres',
+		join(bin, 'postgres'),
+		['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+		{ ...owner, cwd: dir },
+	);
+	await waitFor(
+		'PostgreSQL',
+		() => {
+			try {
+				run(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)], { timeoutMs: 5000 });
+				return true;
+			} catch {
+				return undefined;
+			}
+		},
+		60_000,
+		500,
+	);
+	return { port, proc, dir };
+}
+
+async function startRedis(work: string): Promise<number> {
+	const port = await freePort();
+	const dir = join(work, 'redis');
+	mkdirSync(dir, { recursive: true });
+	const proc = start('redis', 'redis-server', [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--dir',
+		dir,
+	]);
+	await waitFor('Redis', () => (/Ready to accept connections/.test(proc.log()) ? true : undefined), 30_000);
+	return port;
+}
+
+export async function runQueue({ work, cert, packed, sim, checks }: QueueInput): Promise<void> {
+	checks.begin('queue mode: PostgreSQL, Redis, main and worker');
+	const pg = await startPostgres();
+	try {
+		const redisPort = await startRedis(work);
+		const home = join(work, 'queue');
+		mkdirSync(join(home, '.n8n'), { recursive: true });
+		installPacked(join(home, '.n8n'), packed.tarball, packed.version);
+		const env = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redisPort),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(pg.port),
+			DB_POSTGRESDB_USER: 'postgres',
+			DB_POSTGRESDB_DATABASE: 'postgres',
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		};
+		const main = new N8n({ name: 'n8n-queue-main', home, cert, env });
+		await checks.timed('queue: main start', () => main.start());
+		const worker = new N8n({
+			name: 'n8n-queue-worker',
+			home,
+			cert,
+			command: 'worker',
+			port: await freePort(),
+			env: {
+				...env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+				// The resume URL a node computes on the worker must reach the main process.
+				WEBHOOK_URL: `${main.url}/`,
+				N8N_EDITOR_BASE_URL: `${main.url}/`,
+			},
+		});
+		await checks.timed('queue: worker start', () => worker.start());
+		await main.login();
+		checks.note(`main on ${main.url}; worker log ${worker.proc!.logFile}`);
+		const ctx: Context = {
+			n8n: main,
+			sim,
+			checks,
+			credentials: await createCredentials(main, sim),
+			label: 'queue',
+		};
+		const onWorker = (id: string) =>
+			new RegExp(`Worker (started|finished) execution ${id} \\(`, 'g').exec(worker.proc!.log()) !== null;
+		for (const example of ['image-scheduled-generation', 'speech-synthesize', 'video-trigger']) {
+			const file = join(examplesDir, `${example}.json`);
+			if (!existsSync(file)) {
+				checks.ok(`examples/${example}.json exists`, false);
+				continue;
+			}
+			checks.begin(`queue mode: examples/${example}.json`);
+			try {
+				const record = await runExample(ctx, file);
+				if (record) {
+					await waitFor(
+						`worker log of execution ${record.id}`,
+						() => (onWorker(record.id) ? true : undefined),
+						10_000,
+					).catch(() => undefined);
+					checks.ok(`${example}: execution ${record.id} ran on the worker (worker log)`, onWorker(record.id));
+				}
+			} catch (error) {
+				checks.broke(example, error);
+			}
+		}
+		checks.begin('queue mode: Create and Wait by callback, 3 items');
+		try {
+			const record = await runCallbackWait(ctx, 3);
+			await waitFor('worker log', () => (onWorker(record.id) ? true : undefined), 10_000).catch(
+				() => undefined,
+			);
+			const lines = worker
+				.proc!.log()
+				.split('\n')
+				.filter((l) => l.includes(`execution ${record.id} (`));
+			checks.note(`worker log for execution ${record.id}: ${lines.map((l) => l.trim()).join(' | ')}`);
+			checks.ok(
+				`callback wait: the resumed execution ${record.id} ran on the worker (started there twice: run, then resume)`,
+				lines.filter((l) => l.includes('Worker started execution')).length >= 2,
+			);
+		} catch (error) {
+			checks.broke('callback wait', error);
+		}
+		await worker.stop();
+		await main.stop();
+	} finally {
+		const { stop } = await import('./proc');
+		await stop(pg.proc);
+		rmSync(pg.dir, { recursive: true, force: true });
+	}
+}
