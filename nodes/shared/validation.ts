@@ -47,3 +47,12 @@ export function assertValid<T>(
 		});
 	})();
 }
+
+/**
+ * The model ID a body names, for choosing its rules: only a string counts (the
+ * schema then refuses anything else as the Model field). `String(value)` would
+ * throw on an object from Additional Body Fields such as `{"toString": []}`.
+ */
+export function modelIdOf(value: unknown): string {
+	return typeof value === 'string' ? value : '';
+}

@@ -10,7 +10,7 @@ import { parseEventJson, readSseEvents } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
 import type { ModelForm } from '../../../shared/modelFields';
 import { readModelForm } from '../../../shared/modelFields';
-import { assertValid } from '../../../shared/validation';
+import { assertValid, modelIdOf } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, withAdditionalBody } from '../descriptions';
 import type { OperationModule } from '../types';
 import { generateFields } from './generate.fields';
@@ -135,7 +135,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	const model = String(this.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '');
 	const form = readModelForm(this, itemIndex, IMAGE_FORM, model);
 	const assembled = await readBody(this, itemIndex, model, form);
-	const schema = imageRequestSchema(String(assembled.model ?? ''));
+	const schema = imageRequestSchema(modelIdOf(assembled.model));
 	const body = assertValid(node, schema, assembled, IMAGE_FIELD_LABELS, itemIndex) as IDataObject;
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const options = form.collection('options');

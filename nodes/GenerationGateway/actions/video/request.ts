@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readModelForm } from '../../../shared/modelFields';
 import { Base64Payload, withPayload } from '../../../shared/base64Payload';
 import { mediaOfType, readBinaryFile } from '../../../shared/binary';
-import { assertValid } from '../../../shared/validation';
+import { assertValid, modelIdOf } from '../../../shared/validation';
 import { videoCatalog } from './catalog';
 import { generationFields } from './fields';
 import { createOptionsField } from './options';
@@ -108,7 +108,7 @@ export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): 
 	const body = withAdditionalBody(buildVideoBody(input), readAdditionalBody(ctx, itemIndex));
 	const checked = assertValid(
 		ctx.getNode(),
-		videoBodySchema(videoModelFor(String(body.model ?? ''))),
+		videoBodySchema(videoModelFor(modelIdOf(body.model))),
 		body,
 		VIDEO_LABELS,
 		itemIndex,
