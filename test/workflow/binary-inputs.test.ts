@@ -123,9 +123,35 @@ describe('Video → Create with binary inputs', () => {
 			'First Frame Input Binary Field: binary property "data" is audio/mpeg, but an image is needed',
 		],
 		[
+			'a missing last frame binary',
+			{ firstFrameUrl: 'https://img.example.com/a.png', lastFrameSource: 'binary', lastFrameBinary: 'end' },
+			'Last Frame Input Binary Field: the input item has no binary property "end" (it has data)',
+		],
+		[
 			'audio as an image reference',
 			{ references: { reference: [{ kind: 'image', source: 'binary', binaryProperty: 'data' }] } },
 			'References (#1 Input Binary Field): binary property "data" is audio/mpeg, but an image is needed',
+		],
+		[
+			'audio as a video reference (the second row)',
+			{
+				model: 'vidD-h3',
+				references: {
+					reference: [
+						{ kind: 'audio', source: 'binary', binaryProperty: 'data' },
+						{ kind: 'video', source: 'binary', binaryProperty: 'data' },
+					],
+				},
+			},
+			'References (#2 Input Binary Field): binary property "data" is audio/mpeg, but a video is needed',
+		],
+		[
+			'a missing reference binary',
+			{
+				model: 'vidD-h3',
+				references: { reference: [{ kind: 'audio', source: 'binary', binaryProperty: 'narration' }] },
+			},
+			'References (#1 Input Binary Field): the input item has no binary property "narration" (it has data)',
 		],
 	])('refuses %s before sending', async (_case, parameters, message) => {
 		const before = sim.requestsTo('/v1/videos', 'POST').length;
@@ -191,6 +217,11 @@ describe('Message → Create with binary inputs', () => {
 			],
 			'Turns (#2 Binary Properties): only user turns can attach images and documents',
 		],
+		[
+			'a missing binary',
+			[{ role: 'user', text: 'x', binaryProperties: 'scan' }],
+			'Turns (#1 Binary Properties): the input item has no binary property "scan" (it has data)',
+		],
 	])('refuses %s before sending', async (_case, turns, text) => {
 		const before = sim.requestsTo('/v1/messages').length;
 		const result = await runWorkflow(message(turns), {
@@ -203,17 +234,16 @@ describe('Message → Create with binary inputs', () => {
 });
 
 describe('Cached Content → Create with binary inputs', () => {
+	const cache = (turns: object[]) =>
+		gateway(
+			'cachedContent',
+			{ operation: 'create', model: 'native-model-1', turns: { turn: turns } },
+			'generationGatewayNativeKeyApi',
+		);
+
 	it('sends a PDF as an inline data part after the turn text', async () => {
 		const result = await runWorkflow(
-			gateway(
-				'cachedContent',
-				{
-					operation: 'create',
-					model: 'native-model-1',
-					turns: { turn: [{ role: 'user', text: 'The report:', binaryProperties: 'report' }] },
-				},
-				'generationGatewayNativeKeyApi',
-			),
+			cache([{ role: 'user', text: 'The report:', binaryProperties: 'report' }]),
 			{ credentials: sim.credentials(), input: itemWith({ report: file(PDF, 'application/pdf', 'r.pdf') }) },
 		);
 		expect(result.status).toBe('success');
@@ -227,5 +257,40 @@ describe('Cached Content → Create with binary inputs', () => {
 				],
 			},
 		]);
+	});
+
+	it('a turn of files only is sent without a text part', async () => {
+		const result = await runWorkflow(cache([{ role: 'user', text: '', binaryProperties: 'report' }]), {
+			credentials: sim.credentials(),
+			input: itemWith({ report: file(PDF, 'application/pdf', 'r.pdf') }),
+		});
+		expect(result.status).toBe('success');
+		expect(lastBody('/v1beta/cachedContents').contents).toEqual([
+			{
+				role: 'user',
+				parts: [{ inlineData: { mimeType: 'application/pdf', data: PDF.toString('base64') } }],
+			},
+		]);
+	});
+
+	it.each([
+		[
+			'a missing binary',
+			{ data: file(PDF, 'application/pdf', 'r.pdf') },
+			'Turns (#1 Binary Properties): the input item has no binary property "report" (it has data)',
+		],
+		[
+			'a file of unknown type',
+			{ report: { ...file(Buffer.from('just bytes'), '', 'r.bin'), mimeType: '' } },
+			'Turns (#1 Binary Properties): binary property "report" is application/octet-stream, but a file with a MIME type is needed',
+		],
+	])('refuses %s before sending', async (_case, binary, message) => {
+		const before = sim.requestsTo('/v1beta/cachedContents').length;
+		const result = await runWorkflow(cache([{ role: 'user', text: 'x', binaryProperties: 'report' }]), {
+			credentials: sim.credentials(),
+			input: itemWith(binary),
+		});
+		expect(result.error?.message).toBe(message);
+		expect(sim.requestsTo('/v1beta/cachedContents').length).toBe(before);
 	});
 });

@@ -27,6 +27,12 @@ export function ttlFromSeconds(seconds: number): string {
 	return `${text}s`;
 }
 
+/** What a turn's Binary Properties take: any file whose MIME type is known (it travels with the part). */
+export const CACHED_CONTENT_FILE = {
+	expected: 'a file with a MIME type',
+	accepts: (mimeType: string) => mimeType !== 'application/octet-stream',
+};
+
 /** A file as a part of a turn: Gemini's `inlineData` with the MIME type and the base64 bytes. */
 export function inlineDataPart(mimeType: string, base64: string): IDataObject {
 	return { [W.inlineData]: { [W.inlineMimeType]: mimeType, [W.inlineBase64]: base64 } };

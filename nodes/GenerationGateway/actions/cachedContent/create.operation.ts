@@ -5,6 +5,7 @@ import {
 	CACHED_CONTENT_LABELS,
 	CACHED_CONTENT_PATH,
 	FUNCTION_CALLING_MODES,
+	CACHED_CONTENT_FILE,
 	MAX_DISPLAY_NAME,
 	buildCachedContentBody,
 	cachedContentBodySchema,
@@ -170,8 +171,7 @@ async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Paylo
 		for (const name of splitList(turn.binaryProperties, true)) {
 			const file = await readBinaryFile(ctx, i, name, {
 				field: `Turns (#${n + 1} Binary Properties)`,
-				expected: 'a file with a MIME type',
-				accepts: (mimeType) => mimeType !== 'application/octet-stream',
+				...CACHED_CONTENT_FILE,
 			});
 			files.push(inlineDataPart(file.mimeType, payload.embed(file.bytes)));
 		}

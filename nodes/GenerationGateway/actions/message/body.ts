@@ -52,6 +52,11 @@ export const MESSAGE_DOCUMENT_TYPES = ['application/pdf'] as const;
 export const messageAcceptsFile = (mimeType: string): boolean =>
 	(MESSAGE_IMAGE_TYPES as readonly string[]).includes(mimeType) ||
 	(MESSAGE_DOCUMENT_TYPES as readonly string[]).includes(mimeType);
+/** What a user turn's Binary Properties take, for readBinaryFile. */
+export const MESSAGE_FILE = {
+	expected: 'a PNG, JPEG, WebP or GIF image or a PDF document',
+	accepts: messageAcceptsFile,
+};
 
 /** A base64 content block for an attached file: an image block, or a document block for a PDF. */
 export function fileBlock(mimeType: string, base64: string): IDataObject {

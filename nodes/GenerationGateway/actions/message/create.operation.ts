@@ -7,7 +7,7 @@ import {
 	MIN_THINKING_BUDGET,
 	buildMessageBody,
 	fileBlock,
-	messageAcceptsFile,
+	MESSAGE_FILE,
 	messageBodySchema,
 	turnContent,
 } from './body';
@@ -178,11 +178,7 @@ async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Paylo
 		}
 		const files: IDataObject[] = [];
 		for (const name of names) {
-			const file = await readBinaryFile(ctx, i, name, {
-				field,
-				expected: 'a PNG, JPEG, WebP or GIF image or a PDF document',
-				accepts: messageAcceptsFile,
-			});
+			const file = await readBinaryFile(ctx, i, name, { field, ...MESSAGE_FILE });
 			files.push(fileBlock(file.mimeType, payload.embed(file.bytes)));
 		}
 		messages.push({ role: turn.role, content: turnContent(String(turn.text ?? ''), files) });

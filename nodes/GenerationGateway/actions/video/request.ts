@@ -14,6 +14,12 @@ import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 
 const MATERIAL_NAMES = { image: 'an image', video: 'a video', audio: 'an audio file' } as const;
 
+/** The files a frame (`image`) or a reference of a Material Type takes: its top-level MIME type. */
+export const videoMaterial = (kind: VideoReferenceInput['kind']) => ({
+	expected: MATERIAL_NAMES[kind] ?? MATERIAL_NAMES.image,
+	accepts: mediaOfType(kind in MATERIAL_NAMES ? kind : 'image'),
+});
+
 /** The Create form as each item's model sees it: a field the model rejects is refused (shared/modelFields). */
 const VIDEO_FORM = { properties: [...generationFields, createOptionsField], catalog: videoCatalog };
 
@@ -30,11 +36,7 @@ async function binaryDataUrl(
 	field: string,
 	kind: VideoReferenceInput['kind'],
 ): Promise<string> {
-	const file = await readBinaryFile(ctx, itemIndex, property, {
-		field,
-		expected: MATERIAL_NAMES[kind] ?? MATERIAL_NAMES.image,
-		accepts: mediaOfType(kind),
-	});
+	const file = await readBinaryFile(ctx, itemIndex, property, { field, ...videoMaterial(kind) });
 	return payload.embed(file.bytes, videoBinaryDataUrlPrefix(file.mimeType));
 }
 
