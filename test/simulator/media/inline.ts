@@ -45,3 +45,15 @@ export function checkMediaUrl(param: string, url: string, kind: string): number 
 	checkMime(param, header.slice(0, -';base64'.length), (mime) => mime.startsWith(`${kind}/`));
 	return checkBase64(param, url.slice(comma + 1));
 }
+
+/** The MIME type and bytes of a `data:<mime>;base64,<data>` URL (for tests and the demo). */
+export function decodeDataUrl(url: unknown): { mimeType: string; bytes: Buffer } {
+	const text = String(url);
+	const comma = text.indexOf(',');
+	const header = text.startsWith('data:') && comma > 0 ? text.slice(5, comma) : '';
+	if (!header.endsWith(';base64')) throw new Error(`not a base64 data URL: ${text.slice(0, 40)}`);
+	return {
+		mimeType: header.slice(0, -';base64'.length),
+		bytes: Buffer.from(text.slice(comma + 1), 'base64'),
+	};
+}
