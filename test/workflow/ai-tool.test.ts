@@ -92,7 +92,12 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		expect(sent).toMatchObject({ model: 'imagegen-2', prompt: 'a lighthouse at dawn', size: '1024x1024' });
 		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
 		expect(answer.files).toEqual([
-			{ binaryProperty: 'data', fileName: 'image-1.png', mimeType: 'image/png', fileSize: expect.any(Number) },
+			{
+				binaryProperty: 'data',
+				fileName: 'image-1.png',
+				mimeType: 'image/png',
+				fileSize: expect.any(Number),
+			},
 		]);
 		expect(answer.files[0].fileSize).toBeGreaterThan(1000);
 		expect(answer.data).toEqual([{ binaryProperty: 'data' }]);
@@ -122,7 +127,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/);
 	});
 
-	it('Video → Create and Wait polls to the end and returns the task id and record', async () => {
+	it('Video → Create and Wait polls to the end and returns the task id, the video URL and the file', async () => {
 		const call = await callTool(
 			{
 				resource: 'video',
@@ -130,6 +135,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 				model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
 				prompt: fromAI('prompt', 'What the video shows'),
 				duration: 5,
+				waitOptions: { download: true },
 			},
 			{ prompt: 'waves' },
 		);
@@ -138,6 +144,72 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		expect(answer.id).toMatch(/^video_/);
 		expect(answer.status).toBe('completed');
 		expect(answer.waitInfo.mode).toBe('polling');
+		expect(answer.data.url).toBe(`${sim.url}/files/videos/${answer.id}.mp4`);
+		expect(answer.files).toEqual([
+			{
+				binaryProperty: 'data',
+				fileName: expect.any(String),
+				mimeType: 'video/mp4',
+				fileSize: expect.any(Number),
+			},
+		]);
+	});
+
+	it('a gateway error comes back as a readable error with its status and hint, not a crash', async () => {
+		sim.inject({
+			path: '/v1/images/generations',
+			method: 'POST',
+			fault: {
+				kind: 'status',
+				status: 402,
+				body: {
+					error: {
+						message: 'Insufficient balance',
+						type: 'insufficient_quota',
+						code: 'insufficient_quota',
+						param: '',
+					},
+				},
+			},
+		});
+		const call = await callTool(
+			{
+				resource: 'image',
+				operation: 'generate',
+				model: { __rl: true, mode: 'list', value: 'imagegen-2' },
+				prompt: fromAI('prompt', 'What the picture shows'),
+				size: '1024x1024',
+			},
+			{ prompt: 'a lighthouse' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		// The gateway's message, status and type reach the agent (their wording is errors.ts's).
+		expect(answer.error).toBe('Insufficient balance');
+		expect(answer.errorDescription).toContain('402');
+		expect(answer.errorDescription).toContain('insufficient_quota');
+	});
+
+	it('an Input Binary Field has nothing to read in a tool call (its item is the arguments): a readable refusal', async () => {
+		const before = sim.requestsTo('/v1/videos', 'POST').length;
+		const call = await callTool(
+			{
+				resource: 'video',
+				operation: 'create',
+				model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+				prompt: fromAI('prompt', 'What the video shows'),
+				duration: 5,
+				firstFrameSource: 'binary',
+				firstFrameBinary: 'data',
+			},
+			{ prompt: 'waves' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		expect(answer.error).toBe(
+			'First Frame Input Binary Field: the input item has no binary property "data" (it has none)',
+		);
+		expect(sim.requestsTo('/v1/videos', 'POST').length).toBe(before);
 	});
 
 	it('a refusal comes back as a readable error, and nothing is sent', async () => {
