@@ -189,6 +189,7 @@ export const generationFields: INodeProperties[] = [
 						type: 'string',
 						default: 'data',
 						description: 'Binary property of the input item holding the image, video or audio file',
+						displayOptions: { show: { source: ['binary'] } },
 					},
 					{
 						displayName: 'Material Type',
@@ -275,6 +276,7 @@ export const generationFields: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						description: 'Address of the image, video or audio file',
+						displayOptions: { show: { source: ['url'] } },
 					},
 				],
 			},
