@@ -45,6 +45,14 @@ function agentWorkflow(parameters: Record<string, unknown>, credential: string):
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
+/** Image → Generate with the prompt left to the agent. */
+const imageTool = {
+	resource: 'image',
+	operation: 'generate',
+	model: { __rl: true, mode: 'list', value: 'imagegen-2' },
+	prompt: fromAI('prompt', 'What the picture shows'),
+};
+
 let sim: Simulator;
 beforeAll(async () => {
 	registerToolTypes();
@@ -76,10 +84,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 	it('Image → Generate: the $fromAI arguments reach the request; the agent reads the file list, no Base64', async () => {
 		const call = await callTool(
 			{
-				resource: 'image',
-				operation: 'generate',
-				model: { __rl: true, mode: 'list', value: 'imagegen-2' },
-				prompt: fromAI('prompt', 'What the picture shows'),
+				...imageTool,
 				size: '1024x1024',
 				n: 1,
 			},
@@ -174,10 +179,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		});
 		const call = await callTool(
 			{
-				resource: 'image',
-				operation: 'generate',
-				model: { __rl: true, mode: 'list', value: 'imagegen-2' },
-				prompt: fromAI('prompt', 'What the picture shows'),
+				...imageTool,
 				size: '1024x1024',
 			},
 			{ prompt: 'a lighthouse' },
@@ -216,10 +218,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		const before = sim.requestsTo('/v1/images/generations').length;
 		const call = await callTool(
 			{
-				resource: 'image',
-				operation: 'generate',
-				model: { __rl: true, mode: 'list', value: 'imagegen-2' },
-				prompt: fromAI('prompt', 'What the picture shows'),
+				...imageTool,
 				size: fromAI('size', 'WIDTHxHEIGHT'),
 			},
 			{ prompt: 'x', size: '1600x512' },
