@@ -6,14 +6,19 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** The longest single timer a cancellable sleep leaves behind when it is cancelled. */
-const SLICE_MS = 1000;
+/**
+ * The longest single timer a cancellable sleep leaves behind when it is
+ * cancelled. Short enough that a process (a test worker, an n8n worker being
+ * stopped) is never held: jest force-exits a worker still busy 500 ms after
+ * its tests, and a 1 s slice did that now and then under load.
+ */
+const SLICE_MS = 200;
 
 /**
  * Sleeps for `ms`, or less if `signal` aborts first (then it resolves early;
  * the caller checks `signal.aborted`). Uses n8n-workflow's sleep because
  * community nodes may not use timers directly; that sleep cannot be cancelled,
- * so long waits are taken in slices of at most a second and a cancelled wait
+ * so long waits are taken in slices of at most 0.2 s and a cancelled wait
  * leaves at most one short timer behind.
  */
 export async function cancellableSleep(ms: number, signal?: AbortSignal): Promise<void> {

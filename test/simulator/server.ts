@@ -116,6 +116,7 @@ export class Simulator {
 	}
 
 	async stop(): Promise<void> {
+		(this.state.get('video') as { shutdown?: () => void } | undefined)?.shutdown?.();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
 		this.server = undefined;

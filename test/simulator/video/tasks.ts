@@ -160,7 +160,9 @@ export class VideoTasks {
 				task.notified = next;
 				const record = this.record(task, next);
 				for (let attempt = 1; attempt <= this.callbackAttempts; attempt++) {
-					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs));
+					if (!this.callbacksEnabled) return;
+					if (attempt > 1)
+						await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
 					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
 					this.deliveries.push(delivery);
 					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
@@ -169,6 +171,12 @@ export class VideoTasks {
 		} finally {
 			task.delivering = false;
 		}
+	}
+
+	/** Stops every delivery (the simulator is stopping): nothing may keep a test process alive. */
+	shutdown(): void {
+		this.callbacksEnabled = false;
+		this.stopTimer();
 	}
 
 	stopTimer(): void {
@@ -209,6 +217,8 @@ async function post(
 				res.on('end', () => resolve({ ...base, httpStatus: res.statusCode }));
 			},
 		);
+		// `timeout` only emits an event: close the socket, or a silent receiver holds it open for good.
+		req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
 		req.on('error', (error) => resolve({ ...base, error: error.message }));
 		req.end(body);
 	});
