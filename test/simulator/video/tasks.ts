@@ -152,14 +152,18 @@ export class VideoTasks {
 	private async catchUp(task: SimTask): Promise<void> {
 		task.delivering = true;
 		try {
-			for (let current = this.status(task); task.notified !== current; current = this.status(task)) {
+			for (
+				let current = this.status(task);
+				task.notified !== current && this.callbacksEnabled;
+				current = this.status(task)
+			) {
 				const phases = this.phases(task);
 				const upTo = phases.indexOf(current);
 				const from = task.notified === undefined ? 0 : phases.indexOf(task.notified) + 1;
 				const next = from > 0 || task.notified === undefined ? phases[Math.min(from, upTo)] : current;
 				task.notified = next;
 				const record = this.record(task, next);
-				for (let attempt = 1; attempt <= this.callbackAttempts; attempt++) {
+				for (let attempt = 1; attempt <= this.callbackAttempts && this.callbacksEnabled; attempt++) {
 					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs));
 					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
 					this.deliveries.push(delivery);
@@ -169,6 +173,12 @@ export class VideoTasks {
 		} finally {
 			task.delivering = false;
 		}
+	}
+
+	/** Stops delivering callbacks (the simulator is stopping): no timer or request is left running. */
+	stop(): void {
+		this.callbacksEnabled = false;
+		this.stopTimer();
 	}
 
 	stopTimer(): void {
