@@ -213,6 +213,8 @@ async function post(
 				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
 				rejectUnauthorized: false,
 				timeout: 5000,
+				// One connection per delivery: no keep-alive socket outlives the simulator.
+				agent: false,
 			},
 			(res) => {
 				res.resume();
