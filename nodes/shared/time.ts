@@ -17,9 +17,12 @@ const SLICE_MS = 200;
 /**
  * Sleeps for `ms`, or less if `signal` aborts first (then it resolves early;
  * the caller checks `signal.aborted`). Uses n8n-workflow's sleep because
- * community nodes may not use timers directly; that sleep cannot be cancelled,
- * so long waits are taken in slices of at most 0.2 s and a cancelled wait
- * leaves at most one short timer behind.
+ * community nodes may not use timers directly. The signal is passed on, so a
+ * cancelled wait leaves no timer behind (a timer left running kept test
+ * workers alive after their last test: "A worker process has failed to exit
+ * gracefully"). Older n8n-workflow versions ignore the signal; for them long
+ * waits are still taken in slices of at most 0.2 s, so a cancelled wait
+ * leaves at most one short timer.
  */
 export async function cancellableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (ms <= 0 || signal?.aborted) return;
@@ -32,7 +35,9 @@ export async function cancellableSleep(ms: number, signal?: AbortSignal): Promis
 	try {
 		const until = Date.now() + ms;
 		for (let left = ms; left > 0 && !signal.aborted; left = until - Date.now()) {
-			await Promise.race([sleep(Math.min(left, SLICE_MS)), aborted]);
+			// Rejects with the abort reason when the signal fires: that is the early end asked for.
+			const slice = sleep(Math.min(left, SLICE_MS), signal).catch(() => undefined);
+			await Promise.race([slice, aborted]);
 		}
 	} finally {
 		if (onAbort) signal.removeEventListener('abort', onAbort);

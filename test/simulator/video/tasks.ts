@@ -152,17 +152,19 @@ export class VideoTasks {
 	private async catchUp(task: SimTask): Promise<void> {
 		task.delivering = true;
 		try {
-			for (let current = this.status(task); task.notified !== current; current = this.status(task)) {
+			for (
+				let current = this.status(task);
+				task.notified !== current && this.callbacksEnabled;
+				current = this.status(task)
+			) {
 				const phases = this.phases(task);
 				const upTo = phases.indexOf(current);
 				const from = task.notified === undefined ? 0 : phases.indexOf(task.notified) + 1;
 				const next = from > 0 || task.notified === undefined ? phases[Math.min(from, upTo)] : current;
 				task.notified = next;
 				const record = this.record(task, next);
-				for (let attempt = 1; attempt <= this.callbackAttempts; attempt++) {
-					if (!this.callbacksEnabled) return;
-					if (attempt > 1)
-						await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
+				for (let attempt = 1; attempt <= this.callbackAttempts && this.callbacksEnabled; attempt++) {
+					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
 					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
 					this.deliveries.push(delivery);
 					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
@@ -173,8 +175,8 @@ export class VideoTasks {
 		}
 	}
 
-	/** Stops every delivery (the simulator is stopping): nothing may keep a test process alive. */
-	shutdown(): void {
+	/** Stops delivering callbacks (the simulator is stopping): no timer or request is left running. */
+	stop(): void {
 		this.callbacksEnabled = false;
 		this.stopTimer();
 	}
@@ -211,6 +213,8 @@ async function post(
 				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
 				rejectUnauthorized: false,
 				timeout: 5000,
+				// One connection per delivery: no keep-alive socket outlives the simulator.
+				agent: false,
 			},
 			(res) => {
 				res.resume();
