@@ -111,32 +111,23 @@ async function readForm(page: Page): Promise<Form> {
 	});
 }
 
-function gatewayWorkflow(
-	name: string,
-	parameters: Record<string, unknown>,
+/** One workflow holding a gateway node per form state (named after the state). */
+function statesWorkflow(
+	states: Array<{ name: string; parameters: Record<string, unknown> }>,
 	credentials: Record<string, string>,
 ) {
 	return withCredentials(
 		{
-			name: `Form: ${name}`,
-			nodes: [
-				{
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					name: 'Generation Gateway',
-					type: ACTION,
-					typeVersion: 1,
-					position: [300, 0],
-					parameters,
-					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'Generation Gateway', type: 'main', index: 0 }]] } },
+			name: 'Form states',
+			nodes: states.map((state, index) => ({
+				name: state.name,
+				type: ACTION,
+				typeVersion: 1,
+				position: [(index % 3) * 300, Math.floor(index / 3) * 250],
+				parameters: state.parameters,
+				credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+			})),
+			connections: {},
 			settings: { executionOrder: 'v1' },
 		} as Workflow,
 		credentials,
@@ -153,11 +144,20 @@ async function login(page: Page, url: string): Promise<void> {
 
 /** Opens a saved workflow and the named node's form; returns what the form shows. */
 async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
-	await page.goto(`${url}/workflow/${workflowId}`);
+	if (!page.url().endsWith(`/workflow/${workflowId}`)) await page.goto(`${url}/workflow/${workflowId}`);
 	await page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`).dblclick();
 	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
 	await page.waitForTimeout(500); // fields that depend on loaded options settle
 	return await readForm(page);
+}
+
+/** Closes the node's form; the next node of the same workflow opens without reloading the editor. */
+async function closeNode(page: Page): Promise<void> {
+	await page.locator('[data-test-id="ndv-close-button"]').first().click();
+	await page
+		.locator('[data-test-id="parameter-item"]')
+		.first()
+		.waitFor({ state: 'detached', timeout: 15_000 });
 }
 
 async function shot(page: Page, name: string): Promise<string> {
@@ -417,6 +417,11 @@ export async function runBrowser(ctx: Context): Promise<void> {
 			await body();
 		} catch (error) {
 			checks.broke(what, error);
+			await page
+				.locator('[data-test-id="ndv-close-button"]')
+				.first()
+				.click({ timeout: 3000 })
+				.catch(() => undefined);
 			await shot(page, `failure-${what.replace(/\W+/g, '-').toLowerCase()}`).catch(() => undefined);
 			writeFileSync(
 				join(shotsDir, `failure-${what.replace(/\W+/g, '-').toLowerCase()}.html`),
@@ -456,21 +461,19 @@ export async function runBrowser(ctx: Context): Promise<void> {
 					checks.note(
 						`screenshot ${await shot(page, `example-${name}-${node.name.replace(/\W+/g, '-').toLowerCase()}`)}`,
 					);
+					await closeNode(page);
 				}
 			});
 		}
 
 		checks.begin('browser: form states');
 		const forms: Record<string, Form> = {};
+		const states = await n8n.createWorkflow(statesWorkflow(STATES, ctx.credentials));
 		for (const state of STATES) {
 			await attempt(state.name, async () => {
-				const { id } = await n8n.createWorkflow(
-					gatewayWorkflow(state.name, state.parameters, ctx.credentials),
-				);
-				const form = await openNode(page, n8n.url, id, 'Generation Gateway');
+				const form = await openNode(page, n8n.url, states.id, state.name);
 				forms[state.name] = form;
 				writeFileSync(join(shotsDir, `form-${state.name}.json`), JSON.stringify(form, null, 2));
-				writeFileSync(join(shotsDir, `form-${state.name}.html`), await page.content());
 				checks.ok(
 					`${state.name}: the credential field shows the bearer credential`,
 					form.credential?.value === 'Simulator (generationGatewayBearerApi)',
@@ -482,6 +485,7 @@ export async function runBrowser(ctx: Context): Promise<void> {
 				checks.note(`fields: ${form.labels.join(' | ')}`);
 				checks.note(`options: ${JSON.stringify(form.collections)}`);
 				checks.note(`screenshot ${await shot(page, `form-${state.name}`)}`);
+				await closeNode(page);
 			});
 		}
 		const b = forms['video-vidB-1.5'];

@@ -52,7 +52,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 export function describeNetworkFailure(failure: {
 	code?: string;
 	message?: string;
-	/** The attempt lasted its whole deadline. */
+	/** The attempt ran into its deadline (see isTimeoutError). */
 	timedOut?: boolean;
 	timeoutMs: number;
 }): string {
@@ -67,6 +67,27 @@ export function describeNetworkFailure(failure: {
 		return `The connection to the gateway closed before its answer arrived${code ? ` (${code})` : ''}`;
 	}
 	return message || 'No answer arrived from the gateway';
+}
+
+/**
+ * Whether a request without an answer ran into its deadline, judged from the
+ * error itself: n8n's HTTP client reports its own deadline as ECONNABORTED
+ * "timeout of N ms exceeded" (in the error's cause), a socket deadline as
+ * ETIMEDOUT. A connection reset or closed is not a timeout, however late it
+ * came (a busy gateway may close a connection just before the deadline). Only
+ * an error that names no code at all is judged by how long the attempt took.
+ */
+export function isTimeoutError(error: unknown, elapsedMs: number, timeoutMs: number): boolean {
+	let sawCode = false;
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+		if (code === 'ETIMEDOUT' || code === 'ERR_SOCKET_CONNECTION_TIMEOUT') return true;
+		if (typeof message === 'string' && /^timeout of \d+ ?ms exceeded/i.test(message)) return true;
+		if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR|^ERR_/.test(code)) sawCode = true;
+		current = cause;
+	}
+	return !sawCode && elapsedMs >= timeoutMs - 50;
 }
 
 /** What to do when a request that costs credit may have been done: the general case. */

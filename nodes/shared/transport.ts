@@ -12,6 +12,7 @@ import { credentialForPath } from './credentials';
 import {
 	describeGatewayError,
 	describeNetworkFailure,
+	isTimeoutError,
 	maybeCharged,
 	retryAfterHeader,
 	toNodeApiError,
@@ -211,7 +212,7 @@ export async function gatewayRequest<T = unknown>(
 					: describeNetworkFailure({
 							code: failure.networkCode,
 							message: networkError instanceof Error ? networkError.message : undefined,
-							timedOut: clock.now() - startedAt >= timeout - 50,
+							timedOut: isTimeoutError(networkError, clock.now() - startedAt, timeout),
 							timeoutMs: timeout,
 						}),
 			});

@@ -116,6 +116,8 @@ export class Simulator {
 	}
 
 	async stop(): Promise<void> {
+		// Background work of endpoints (video task callbacks) ends with the simulator.
+		for (const value of this.state.values()) (value as { stop?: () => void }).stop?.();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
 		this.server = undefined;
@@ -179,6 +181,9 @@ export class Simulator {
 		const step = this.sseChunkBytes > 0 ? this.sseChunkBytes : payload.length || 1;
 		const bytes = Buffer.from(payload);
 		for (let offset = 0; offset < bytes.length; offset += step) {
+			// A client that gave up (or a stopped simulator) gets nothing more: streaming on would
+			// keep timers running after the test.
+			if (res.destroyed) return;
 			res.write(bytes.subarray(offset, offset + step));
 			if (this.sseChunkBytes > 0) await sleep(0);
 		}

@@ -51,6 +51,11 @@ export async function startHttpsReceiver(
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+		// Keep-alive connections of callers would outlive close() and hold the test worker open.
+		stop: async () =>
+			await new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
 	};
 }

@@ -152,15 +152,19 @@ export class VideoTasks {
 	private async catchUp(task: SimTask): Promise<void> {
 		task.delivering = true;
 		try {
-			for (let current = this.status(task); task.notified !== current; current = this.status(task)) {
+			for (
+				let current = this.status(task);
+				task.notified !== current && this.callbacksEnabled;
+				current = this.status(task)
+			) {
 				const phases = this.phases(task);
 				const upTo = phases.indexOf(current);
 				const from = task.notified === undefined ? 0 : phases.indexOf(task.notified) + 1;
 				const next = from > 0 || task.notified === undefined ? phases[Math.min(from, upTo)] : current;
 				task.notified = next;
 				const record = this.record(task, next);
-				for (let attempt = 1; attempt <= this.callbackAttempts; attempt++) {
-					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs));
+				for (let attempt = 1; attempt <= this.callbackAttempts && this.callbacksEnabled; attempt++) {
+					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
 					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
 					this.deliveries.push(delivery);
 					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
@@ -169,6 +173,12 @@ export class VideoTasks {
 		} finally {
 			task.delivering = false;
 		}
+	}
+
+	/** Stops delivering callbacks (the simulator is stopping): no timer or request is left running. */
+	stop(): void {
+		this.callbacksEnabled = false;
+		this.stopTimer();
 	}
 
 	stopTimer(): void {
@@ -203,12 +213,16 @@ async function post(
 				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
 				rejectUnauthorized: false,
 				timeout: 5000,
+				// One connection per delivery: no keep-alive socket outlives the simulator.
+				agent: false,
 			},
 			(res) => {
 				res.resume();
 				res.on('end', () => resolve({ ...base, httpStatus: res.statusCode }));
 			},
 		);
+		// `timeout` only emits an event: close the socket, or a silent receiver holds it open for good.
+		req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
 		req.on('error', (error) => resolve({ ...base, error: error.message }));
 		req.end(body);
 	});

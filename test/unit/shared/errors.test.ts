@@ -5,6 +5,7 @@ import {
 	describeGatewayError,
 	describeNetworkFailure,
 	hintForStatus,
+	isTimeoutError,
 	maybeCharged,
 	MAYBE_CHARGED_ADVICE,
 	parseErrorBody,
@@ -187,6 +188,40 @@ describe('describeNetworkFailure: a request without an answer, in words', () => 
 	];
 	it.each(rows)('%s', (_name, input, expected) => {
 		expect(describeNetworkFailure(input)).toBe(expected);
+	});
+});
+
+describe('isTimeoutError: a deadline is told from the error, not from the time it took', () => {
+	// The shapes n8n's HTTP client gives (seen on the simulator): a NodeApiError whose cause is
+	// the AxiosError.
+	const wrap = (code: string, message: string) => ({
+		message: 'The connection was aborted, perhaps the server is offline',
+		cause: { code, message },
+	});
+	const rows: Array<[string, unknown, number, boolean]> = [
+		[
+			'n8n client deadline (ECONNABORTED "timeout of 1000ms exceeded")',
+			wrap('ECONNABORTED', 'timeout of 1000ms exceeded'),
+			1012,
+			true,
+		],
+		[
+			'the same, reported early by a busy clock',
+			wrap('ECONNABORTED', 'timeout of 1000ms exceeded'),
+			400,
+			true,
+		],
+		['socket deadline ETIMEDOUT', wrap('ETIMEDOUT', 'connect ETIMEDOUT'), 10, true],
+		['connection reset just before the deadline', wrap('ECONNRESET', 'socket hang up'), 990, false],
+		['connection reset after the deadline', wrap('ECONNRESET', 'socket hang up'), 1500, false],
+		['ECONNABORTED without a timeout text', wrap('ECONNABORTED', 'aborted'), 1200, false],
+		['refused', wrap('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9'), 1200, false],
+		['no code, whole deadline used', { message: 'aborted' }, 1000, true],
+		['no code, early', { message: 'aborted' }, 200, false],
+		['not an object', 'aborted', 1000, true],
+	];
+	it.each(rows)('%s', (_name, error, elapsedMs, expected) => {
+		expect(isTimeoutError(error, elapsedMs, 1000)).toBe(expected);
 	});
 });
 
