@@ -1,4 +1,5 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { refusal } from './validation';
 
@@ -110,3 +111,123 @@ export const mediaOfType =
 	(type: string) =>
 	(mimeType: string): boolean =>
 		mimeType.startsWith(`${type}/`);
+
+/** What `prepareBinaryData` takes: a Buffer or a Node Readable. */
+type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+type ReadableFrom = (
+	pieces: AsyncIterable<Buffer>,
+	options: { objectMode: boolean; highWaterMark: number },
+) => BinarySource;
+
+/**
+ * Node's `Readable.from`, reached through a stream n8n handed us (package
+ * code may not import node:stream): the class named Readable on the stream's
+ * prototype chain. Undefined when `stream` is no Node stream (unit tests).
+ */
+export function readableFromStream(stream: unknown): ReadableFrom | undefined {
+	let prototype: unknown = stream && typeof stream === 'object' ? Object.getPrototypeOf(stream) : undefined;
+	for (let depth = 0; depth < 10 && prototype; depth++) {
+		const constructor = (prototype as { constructor?: { name?: string; from?: unknown } }).constructor;
+		if (constructor?.name === 'Readable' && typeof constructor.from === 'function') {
+			return (constructor.from as ReadableFrom).bind(constructor);
+		}
+		prototype = Object.getPrototypeOf(prototype);
+	}
+	return undefined;
+}
+
+/**
+ * Gives a buffer's memory back at once instead of when V8 next collects
+ * garbage. V8 counts buffers as external memory and collects them only after
+ * about 64 MB have piled up, so without this every chunk of a 20 MB download
+ * stays resident until the end. Only a buffer that owns its whole
+ * ArrayBuffer is given back (a view into a shared or pooled buffer is left
+ * alone): the caller vouches that nothing else reads it any more.
+ */
+export function releaseBuffer(buffer: Uint8Array): void {
+	const memory = buffer.buffer as ArrayBuffer & {
+		transfer?: (length: number) => ArrayBuffer;
+		detached?: boolean;
+	};
+	if (buffer.byteOffset !== 0 || memory.byteLength - buffer.byteLength > 16 || memory.detached) return;
+	if (typeof memory.transfer !== 'function') return;
+	try {
+		memory.transfer(0);
+	} catch {
+		// Not detachable (memory Node does not own): collected as usual.
+	}
+}
+
+/** Pieces handed to the store that are kept (not given back) while it may still read them. */
+const PIECES_IN_FLIGHT = 4;
+
+export interface PieceOptions {
+	/**
+	 * Each piece is a buffer of its own (Buffer.allocUnsafeSlow) that nothing
+	 * else refers to: it may be given back once the store has written it.
+	 */
+	disposable?: boolean;
+}
+
+/**
+ * Stores a file that arrives in pieces as an n8n binary without gathering it
+ * first: n8n's filesystem store (the default) writes each piece to disk as
+ * it comes. `response` is the stream the pieces are read from, whose
+ * Readable class carries them; without one the pieces are joined into one
+ * Buffer.
+ *
+ * Disposable pieces are given back as soon as the store is done with them,
+ * so a large file costs a few pieces of memory, not its size in garbage.
+ * Done with means: the store reads one piece at a time and asks for the next
+ * only after writing the last (fs.writeFile does, reading through the
+ * stream's async iterator in paused mode); with one piece buffered in the
+ * stream, a piece four requests old is written. A store that reads with
+ * 'data' events (n8n's memory, database and S3 modes gather the pieces into
+ * one buffer) puts the stream in flowing mode: then nothing is given back.
+ * The stored size is checked against the bytes sent.
+ */
+export async function storeBinaryPieces(
+	ctx: IExecuteFunctions,
+	response: unknown,
+	pieces: AsyncIterable<Buffer>,
+	fileName: string,
+	mimeType: string,
+	options: PieceOptions = {},
+): Promise<IBinaryData> {
+	const from = readableFromStream(response);
+	if (!from) {
+		const parts: Buffer[] = [];
+		for await (const piece of pieces) parts.push(piece);
+		return await ctx.helpers.prepareBinaryData(Buffer.concat(parts), fileName, mimeType);
+	}
+	let sent = 0;
+	let gathered = false;
+	const inFlight: Buffer[] = [];
+	const feed = async function* () {
+		for await (const piece of pieces) {
+			sent += piece.length;
+			if (options.disposable && !gathered) {
+				gathered = (stream as { readableFlowing?: boolean | null }).readableFlowing === true;
+				if (gathered) inFlight.length = 0;
+				else {
+					inFlight.push(piece);
+					if (inFlight.length > PIECES_IN_FLIGHT) releaseBuffer(inFlight.shift()!);
+				}
+			}
+			yield piece;
+		}
+	};
+	const stream = from(feed(), { objectMode: true, highWaterMark: 1 });
+	const binary = await ctx.helpers.prepareBinaryData(stream, fileName, mimeType);
+	if (binary.bytes !== undefined && binary.bytes !== sent) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The file ${fileName} was stored with ${binary.bytes} of its ${sent} bytes`,
+			{
+				description:
+					"n8n's binary data store did not write the whole file. Please report this with your n8n version and binary data mode.",
+			},
+		);
+	}
+	return binary;
+}

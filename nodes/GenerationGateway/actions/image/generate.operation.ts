@@ -1,4 +1,10 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import { binaryPropertyName } from '../../../shared/binary';
 import { imageCatalog, imageVariantOf } from './catalog';
@@ -14,8 +20,16 @@ import { assertValid, modelIdOf } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, withAdditionalBody } from '../descriptions';
 import type { OperationModule } from '../types';
 import { generateFields } from './generate.fields';
-import type { ReferenceImageEntry } from './output';
-import { dataItems, downloadImage, formatFromContentType, imageBinary, readReferenceImages } from './output';
+import type { ReferenceImageEntry, StoredImage } from './output';
+import {
+	dataItems,
+	downloadImage,
+	formatFromContentType,
+	imageBinary,
+	nameImage,
+	readReferenceImages,
+	storeIncomingImage,
+} from './output';
 
 /**
  * POST /v1/images/generations (variants A, B and C, chosen by the model).
@@ -58,13 +72,13 @@ async function readBody(
 	return withAdditionalBody(body, readAdditionalBody(ctx, itemIndex));
 }
 
-/** Turns a JSON result into one item: binaries for b64_json (and downloaded URLs), JSON without Base64. */
+/** Turns a JSON result into one item: binaries for b64_json (stored as they arrived) and downloaded URLs, JSON without Base64. */
 async function jsonResultItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	form: ModelForm,
 	json: IDataObject,
-	images: Buffer[],
+	images: Array<StoredImage | undefined>,
 	request: IDataObject,
 	timeoutMs: number,
 ): Promise<INodeExecutionData> {
@@ -75,20 +89,19 @@ async function jsonResultItem(
 	for (const [position, item] of dataItems(json).entries()) {
 		const marker = typeof item.b64_json === 'string' ? item.b64_json : undefined;
 		delete item.b64_json;
-		let bytes: Buffer | undefined;
-		let itemFormat = format;
+		const stem = `image-${position + 1}`;
+		let file: IBinaryData | undefined;
 		if (marker?.startsWith(B64_MARKER)) {
-			const index = Number(marker.slice(B64_MARKER.length));
-			bytes = images[index];
-			images[index] = Buffer.alloc(0); // let the arena go as soon as the last view is written
+			const stored = images[Number(marker.slice(B64_MARKER.length))];
+			if (stored) file = nameImage(stored, stem, format);
 		} else if (typeof item.url === 'string' && item.url && download) {
 			const downloaded = await downloadImage(ctx, item.url, position, timeoutMs, itemIndex);
-			bytes = downloaded.bytes;
-			itemFormat = formatFromContentType(downloaded.contentType) ?? format;
+			const itemFormat = formatFromContentType(downloaded.contentType) ?? format;
+			if (downloaded.bytes.length) file = await imageBinary(ctx, downloaded.bytes, stem, itemFormat);
 		}
-		if (!bytes?.length) continue;
+		if (!file) continue;
 		const property = binaryPropertyName(next++);
-		binary[property] = await imageBinary(ctx, bytes, `image-${position + 1}`, itemFormat);
+		binary[property] = file;
 		item.binaryProperty = property;
 	}
 	return { json, binary: next ? binary : undefined, pairedItem: { item: itemIndex } };
@@ -151,15 +164,24 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	});
 	const contentType = String(response.headers['content-type'] ?? '');
 	if (contentType.includes('text/event-stream')) {
-		return [await streamedItem(this, itemIndex, response.body, body, options.includePartialImages === true, timeoutMs)];
+		return [
+			await streamedItem(
+				this,
+				itemIndex,
+				response.body,
+				body,
+				options.includePartialImages === true,
+				timeoutMs,
+			),
+		];
 	}
 	const encoded = response.headers['content-encoding'] !== undefined;
 	const length = Number(response.headers['content-length']);
 	const { json, images } = await readImageResult(
 		node,
 		response.body,
-		!encoded && Number.isFinite(length) ? length : undefined,
-		itemIndex,
+		async (image) => await storeIncomingImage(this, response.body, image, body.output_format),
+		{ itemIndex, timeoutMs, contentLength: !encoded && Number.isFinite(length) ? length : undefined },
 	);
 	return [await jsonResultItem(this, itemIndex, form, json as IDataObject, images, body, timeoutMs)];
 }

@@ -1,9 +1,10 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, fileTypeFromMimeType } from 'n8n-workflow';
 
+import type { IncomingImage } from './result';
 import { imageBinaryAsDataUrl } from './wireNames';
 import type { MediaType } from '../../../shared/binary';
-import { MEDIA_BY_FORMAT, sniffMediaType } from '../../../shared/binary';
+import { MEDIA_BY_FORMAT, sniffMediaType, storeBinaryPieces } from '../../../shared/binary';
 
 /**
  * The n8n-facing edges of Image → Generate: reference images read from the
@@ -28,6 +29,43 @@ export async function imageBinary(
 ): Promise<IBinaryData> {
 	const media = imageMediaType(bytes, format);
 	return await ctx.helpers.prepareBinaryData(bytes, `${stem}.${media.extension}`, media.mimeType);
+}
+
+/** An image of a JSON answer, stored while it arrived: its binary, and its first bytes to tell its type. */
+export interface StoredImage {
+	binary: IBinaryData;
+	head: Buffer;
+}
+
+/**
+ * Writes an image of a JSON answer to n8n's binary store while it arrives
+ * (result.ts hands its bytes on piece by piece). Named and typed from its
+ * position and the format asked for; `nameImage` corrects both once the
+ * whole answer is read.
+ */
+export async function storeIncomingImage(
+	ctx: IExecuteFunctions,
+	response: unknown,
+	image: IncomingImage,
+	format?: unknown,
+): Promise<StoredImage> {
+	const media = imageMediaType(image.head, format);
+	const fileName = `image-${image.index + 1}.${media.extension}`;
+	// The reader decodes each piece into a buffer of its own, read by nobody else.
+	const binary = await storeBinaryPieces(ctx, response, image.bytes, fileName, media.mimeType, {
+		disposable: true,
+	});
+	return { binary, head: image.head };
+}
+
+/** Names and types a stored image after its place in the answer and the format the answer reports. */
+export function nameImage(image: StoredImage, stem: string, format?: unknown): IBinaryData {
+	const media = imageMediaType(image.head, format);
+	image.binary.fileName = `${stem}.${media.extension}`;
+	image.binary.fileExtension = media.extension;
+	image.binary.mimeType = media.mimeType;
+	image.binary.fileType = fileTypeFromMimeType(media.mimeType);
+	return image.binary;
 }
 
 export interface ReferenceImageEntry {

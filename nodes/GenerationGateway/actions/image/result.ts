@@ -1,15 +1,22 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { releaseBuffer } from '../../../shared/binary';
+import { maybeCharged } from '../../../shared/errors';
+
 /**
  * Reads an image result (JSON with `b64_json` members) from the response
- * stream without ever holding the Base64 text: each `b64_json` string is
- * decoded chunk by chunk into one byte arena, and the rest of the JSON (a few
- * hundred bytes) is parsed normally with the Base64 replaced by a marker.
+ * stream without ever holding the Base64 text or the whole image: each
+ * `b64_json` string is decoded network chunk by network chunk, and its bytes
+ * are handed on as they arrive (to n8n's binary store, see output.ts); the
+ * rest of the JSON (a few hundred bytes) is parsed normally with the Base64
+ * replaced by a marker.
  *
  * Why (PERFORMANCE.md P4): parsing the whole answer as JSON holds the raw
- * bytes, the text, the parsed string and the decoded image at once (about 5x
- * the image); this holds the decoded image plus one network chunk.
+ * bytes, the text, the parsed string and the decoded image at once (about 7x
+ * the image); decoding into one buffer still holds the image (1x) next to the
+ * network chunks V8 has not collected yet (about 1.3x); this holds a few
+ * chunks.
  */
 
 const FIELD = Buffer.from('b64_json');
@@ -38,54 +45,8 @@ enum State {
 	Base64,
 }
 
-/** One growing buffer the images are decoded into; finished images are views of it. */
-class Arena {
-	private buffer: Buffer | undefined;
-
-	private length = 0;
-
-	private imageStart = 0;
-
-	constructor(private readonly expectedBytes: number) {}
-
-	/** Makes room for `room` more bytes; returns the buffer to write into at `length`. */
-	reserve(room: number): Buffer {
-		this.ensure(room);
-		return this.buffer!;
-	}
-
-	/** Where the next byte goes; `advance` moves it after writing. */
-	get position(): number {
-		return this.length;
-	}
-
-	advance(bytes: number): void {
-		this.length += bytes;
-	}
-
-	/** Ends the current image and returns its bytes (a view, not a copy). */
-	finish(): Buffer {
-		const image = this.buffer ? this.buffer.subarray(this.imageStart, this.length) : Buffer.alloc(0);
-		this.imageStart = this.length;
-		return image;
-	}
-
-	private ensure(room: number): void {
-		if (this.buffer && this.length + room <= this.buffer.length) return;
-		const current = this.length - this.imageStart;
-		// First use: size from Content-Length (one allocation for every image of
-		// the answer). Later: only the unfinished image moves to a bigger buffer,
-		// finished images keep their views of the old one.
-		const size = this.buffer
-			? Math.max(this.buffer.length * 2, current + room)
-			: Math.max(this.expectedBytes, room, 64 * 1024);
-		const next = Buffer.allocUnsafe(size);
-		if (this.buffer) this.buffer.copy(next, 0, this.imageStart, this.length);
-		this.buffer = next;
-		this.length = current;
-		this.imageStart = 0;
-	}
-}
+/** What the reader found in a network chunk, in order: an image begins, some of its bytes, it ends. */
+export type ImageEvent = { kind: 'start' } | { kind: 'bytes'; bytes: Buffer } | { kind: 'end' };
 
 export class Base64ResultReader {
 	private state = State.Structure;
@@ -97,8 +58,6 @@ export class Base64ResultReader {
 
 	private readonly skeleton: Buffer[] = [];
 
-	private readonly arena: Arena;
-
 	/** Base64 decoding state: up to 3 pending sextets in `bits`, `sextets` of them. */
 	private bits = 0;
 
@@ -107,14 +66,18 @@ export class Base64ResultReader {
 	/** An escape inside a Base64 value (`\/`), possibly split across chunks. */
 	private pendingEscape = '';
 
-	readonly images: Buffer[] = [];
+	/** How many `b64_json` values have begun. */
+	images = 0;
 
-	/** @param expectedBytes decoded size to expect (from Content-Length), to allocate once. */
-	constructor(expectedBytes = 0) {
-		this.arena = new Arena(expectedBytes);
-	}
+	/** Events of the chunk being read. */
+	private events: ImageEvent[] = [];
 
-	push(chunk: Buffer): void {
+	/**
+	 * Reads one network chunk; returns what it held of the images. The chunk
+	 * is not kept: the bytes are decoded into new buffers.
+	 */
+	push(chunk: Buffer): ImageEvent[] {
+		this.events = [];
 		let copyFrom = 0;
 		let index = 0;
 		while (index < chunk.length) {
@@ -140,6 +103,8 @@ export class Base64ResultReader {
 					continue;
 				}
 				this.skeleton.push(Buffer.from(chunk.subarray(copyFrom, index + 1)));
+				this.events.push({ kind: 'start' });
+				this.images++;
 				this.state = State.Base64;
 				index++;
 				continue;
@@ -153,6 +118,7 @@ export class Base64ResultReader {
 		if (this.state !== State.Base64 && copyFrom < chunk.length) {
 			this.skeleton.push(Buffer.from(chunk.subarray(copyFrom)));
 		}
+		return this.events;
 	}
 
 	/** The JSON text without the Base64 values (each replaced by B64_MARKER + its index). */
@@ -190,8 +156,8 @@ export class Base64ResultReader {
 			}
 			// Closing quote: the image is complete.
 			this.flushBits();
-			this.images.push(this.arena.finish());
-			this.skeleton.push(Buffer.from(`${B64_MARKER}${this.images.length - 1}"`));
+			this.events.push({ kind: 'end' });
+			this.skeleton.push(Buffer.from(`${B64_MARKER}${this.images - 1}"`));
 			this.state = State.Structure;
 			return end + 1;
 		}
@@ -212,13 +178,13 @@ export class Base64ResultReader {
 	}
 
 	/**
-	 * Decodes Base64 bytes straight into the arena: no string is made per
+	 * Decodes Base64 bytes into one new buffer per call: no string is made per
 	 * chunk (strings of a 27 MB answer would be garbage worth several times the
 	 * image before the collector runs). Other bytes ("=", line breaks) are skipped.
 	 */
 	private decode(bytes: Buffer, from = 0, to = bytes.length): void {
-		const target = this.arena.reserve(Math.ceil(((to - from + this.sextets) * 3) / 4));
-		let position = this.arena.position;
+		const target = Buffer.allocUnsafeSlow(Math.ceil(((to - from + this.sextets) * 3) / 4));
+		let position = 0;
 		let bits = this.bits;
 		let sextets = this.sextets;
 		for (let index = from; index < to; index++) {
@@ -233,45 +199,140 @@ export class Base64ResultReader {
 				sextets = 0;
 			}
 		}
-		this.arena.advance(position - this.arena.position);
 		this.bits = bits;
 		this.sextets = sextets;
+		if (position) this.events.push({ kind: 'bytes', bytes: target.subarray(0, position) });
 	}
 
 	/** The last 2 or 3 sextets of a value without padding carry 1 or 2 bytes. */
 	private flushBits(): void {
-		const target = this.arena.reserve(2);
-		let position = this.arena.position;
-		if (this.sextets === 2) target[position++] = this.bits >> 4;
-		if (this.sextets === 3) {
-			target[position++] = this.bits >> 10;
-			target[position++] = (this.bits >> 2) & 0xff;
+		if (this.sextets >= 2) {
+			const last = Buffer.allocUnsafeSlow(this.sextets - 1);
+			if (this.sextets === 2) last[0] = this.bits >> 4;
+			else {
+				last[0] = this.bits >> 10;
+				last[1] = (this.bits >> 2) & 0xff;
+			}
+			this.events.push({ kind: 'bytes', bytes: last });
 		}
-		this.arena.advance(position - this.arena.position);
 		this.bits = 0;
 		this.sextets = 0;
 	}
 }
 
-export interface ParsedImageResult {
+/** Enough first bytes of an image to tell its type (see sniffMediaType). */
+const HEAD_BYTES = 16;
+
+/** One image of the answer, its bytes handed on as they arrive. */
+export interface IncomingImage {
+	/** Its position among the answer's `b64_json` values: the number in its marker. */
+	index: number;
+	/** Its first bytes (fewer for a tiny image), to tell its type before storing it. */
+	head: Buffer;
+	/** All its bytes, the head included, in order. Read it to the end before resolving. */
+	bytes: AsyncIterable<Buffer>;
+}
+
+export interface ParsedImageResult<T> {
 	json: Record<string, unknown>;
-	/** Decoded images in the order their `b64_json` members appeared. */
-	images: Buffer[];
+	/** What the sink returned for each image, by marker number; undefined for an empty value. */
+	images: Array<T | undefined>;
+}
+
+export interface ImageResultOptions {
+	itemIndex?: number;
+	/** The request's Request Timeout, to say when a stalled answer was closed by it. */
+	timeoutMs?: number;
+	/** The answer's size from Content-Length, to say how much had arrived. */
+	contentLength?: number;
 }
 
 /**
- * Reads a whole image result from a response body. `contentLength` (when the
- * gateway sent one) lets the decoded bytes be allocated once.
+ * Reads a whole image result from a response body, handing each image to
+ * `sink` while it arrives (n8n's binary store writes it to disk piece by
+ * piece). The images are handed on one after the other, in the order of the
+ * answer, each read by the sink to its end before the next begins.
  */
-export async function readImageResult(
+export async function readImageResult<T>(
 	node: INode,
 	body: AsyncIterable<Buffer | string>,
-	contentLength: number | undefined,
-	itemIndex?: number,
-): Promise<ParsedImageResult> {
-	// +16: room for the rounding of the last chunk, so the one allocation is enough.
-	const reader = new Base64ResultReader(contentLength ? Math.ceil((contentLength * 3) / 4) + 16 : 0);
-	for await (const chunk of body) reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+	sink: (image: IncomingImage) => Promise<T>,
+	options: ImageResultOptions = {},
+): Promise<ParsedImageResult<T>> {
+	const { itemIndex, timeoutMs, contentLength } = options;
+	const reader = new Base64ResultReader();
+	const source = body[Symbol.asyncIterator]();
+	const queue: ImageEvent[] = [];
+	let received = 0;
+	let lastChunkAt = Date.now();
+	let failure: NodeOperationError | undefined;
+
+	/** The next event of the answer, reading the network as needed; undefined at its end. */
+	const next = async (): Promise<ImageEvent | undefined> => {
+		while (!queue.length) {
+			let step: IteratorResult<Buffer | string>;
+			try {
+				step = await source.next();
+			} catch (error) {
+				failure = brokenOff(node, error, {
+					received,
+					contentLength,
+					silentMs: Date.now() - lastChunkAt,
+					timeoutMs,
+					itemIndex,
+				});
+				throw failure;
+			}
+			if (step.done) return undefined;
+			const chunk = typeof step.value === 'string' ? Buffer.from(step.value) : step.value;
+			received += chunk.length;
+			lastChunkAt = Date.now();
+			for (const event of reader.push(chunk)) queue.push(event);
+			releaseBuffer(chunk); // decoded: Node copied it for us alone, nothing reads it again
+		}
+		return queue.shift();
+	};
+
+	const images: Array<T | undefined> = [];
+	for (let event = await next(); event; event = await next()) {
+		if (event.kind !== 'start') continue;
+		const head: Buffer[] = [];
+		let headSize = 0;
+		let done = false;
+		while (headSize < HEAD_BYTES && !done) {
+			const piece = await next();
+			if (piece?.kind === 'bytes') {
+				head.push(piece.bytes);
+				headSize += piece.bytes.length;
+			} else done = true; // the image ended (or the answer did, which `truncated` reports)
+		}
+		if (!headSize) {
+			images.push(undefined);
+			continue;
+		}
+		const bytes = async function* () {
+			yield* head;
+			while (!done) {
+				const piece = await next();
+				if (piece?.kind !== 'bytes') done = true;
+				else yield piece.bytes;
+			}
+		};
+		try {
+			images.push(
+				await sink({
+					index: images.length,
+					head: Buffer.concat(head, Math.min(headSize, HEAD_BYTES)),
+					bytes: bytes(),
+				}),
+			);
+		} catch (error) {
+			throw failure ?? error;
+		}
+		// A sink that stopped early leaves the rest of its image unread: skip it.
+		while (!done) if ((await next())?.kind !== 'bytes') done = true;
+	}
+
 	const text = reader.text();
 	let json: unknown;
 	try {
@@ -286,5 +347,28 @@ export async function readImageResult(
 			description: `Expected a JSON object with a "data" list${reader.truncated ? '; the answer ended early' : ''}. Received: ${preview || '(empty body)'}`,
 		});
 	}
-	return { json: json as Record<string, unknown>, images: reader.images };
+	return { json: json as Record<string, unknown>, images };
+}
+
+/** The error for an answer whose connection broke, or went silent past Request Timeout, while it arrived. */
+function brokenOff(
+	node: INode,
+	error: unknown,
+	state: {
+		received: number;
+		contentLength?: number;
+		silentMs: number;
+		timeoutMs?: number;
+		itemIndex?: number;
+	},
+): NodeOperationError {
+	const { received, contentLength, silentMs, timeoutMs, itemIndex } = state;
+	const arrived = `after ${received}${contentLength ? ` of ${contentLength}` : ''} bytes had arrived`;
+	const cause = error instanceof Error && error.message ? ` (${error.message})` : '';
+	const what =
+		timeoutMs !== undefined && silentMs >= timeoutMs - 50
+			? `the image answer stopped for longer than Request Timeout (${timeoutMs / 1000} s) and was closed, ${arrived}`
+			: `the connection to the gateway broke while the image answer was arriving${cause}, ${arrived}`;
+	const details = maybeCharged({ message: what });
+	return new NodeOperationError(node, details.message, { itemIndex, description: details.hint });
 }
