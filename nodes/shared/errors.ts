@@ -104,10 +104,12 @@ export function maybeCharged(
 	details: GatewayErrorDetails,
 	advice = MAYBE_CHARGED_ADVICE,
 ): GatewayErrorDetails {
-	const what =
-		details.status !== undefined
-			? `the gateway answered HTTP ${details.status}${details.message ? ` (${details.message})` : ''}`
-			: details.message.charAt(0).toLowerCase() + details.message.slice(1);
+	let what = details.message.charAt(0).toLowerCase() + details.message.slice(1);
+	if (details.status !== undefined) {
+		const answered = `the gateway answered HTTP ${details.status}`;
+		// A body without a message already reads "The gateway answered HTTP 500": say it once.
+		what = details.message && what !== answered ? `${answered} (${details.message})` : answered;
+	}
 	return {
 		...details,
 		message: `The gateway may have done this work and charged for it: ${what}`,

@@ -44,9 +44,11 @@ export interface GatewayRequest {
 	/**
 	 * For a `create`: what the user should do when the request may have been
 	 * done and charged for (a 5xx, a timeout, a connection closed after
-	 * sending). Default: check the account before running the item again.
+	 * sending). Default: check the account before running the item again. A
+	 * function is given the answer's body (parsed; undefined when none came),
+	 * so the advice can name what the gateway answered (a video task id).
 	 */
-	ifMaybeCharged?: string;
+	ifMaybeCharged?: string | ((answer: unknown) => string);
 }
 
 export interface GatewayResponse<T> {
@@ -217,7 +219,8 @@ export async function gatewayRequest<T = unknown>(
 						}),
 			});
 			if (request.kind === 'create' && mayHaveBeenProcessed(failure)) {
-				details = maybeCharged(details, request.ifMaybeCharged);
+				const advice = request.ifMaybeCharged;
+				details = maybeCharged(details, typeof advice === 'function' ? advice(details.body) : advice);
 			}
 			if (attempt > 1) details.hint = `${details.hint ?? ''} Tried ${attempt} times.`.trim();
 			throw toNodeApiError(ctx.getNode(), details, request.itemIndex);

@@ -10,6 +10,7 @@ import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Fault, Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import { videoTasks } from '../simulator/video/tasks';
 
 const NODE = 'Gateway';
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -156,6 +157,50 @@ describe('a request that costs credit and may have been done', () => {
 		},
 	);
 
+	it.each([500, 502])(
+		'Video → Create answered HTTP %p with the creation result: the advice names the task id, and Wait for Completion with it gives the video',
+		async (status) => {
+			const video = OPERATIONS[1];
+			const before = sim.requestsTo(video.path, 'POST').length;
+			const tasksBefore = new Set(videoTasks(sim).tasks.keys());
+			sim.inject({ path: video.path, fault: { kind: 'status-after', status } });
+			const result = await runWorkflow(workflow(video), { credentials: sim.credentials() });
+			const error = result.nodeError(NODE);
+			const created = [...videoTasks(sim).tasks.keys()].filter((id) => !tasksBefore.has(id));
+			expect(created).toHaveLength(1);
+			const [id] = created;
+			expect(error?.message).toBe(
+				`The gateway may have done this work and charged for it: the gateway answered HTTP ${status}`,
+			);
+			expect(error?.description).toMatch(
+				new RegExp(`^HTTP ${status}, request id: req_\\w+\\. The gateway's answer`),
+			);
+			expect(error?.description).toContain(
+				`The gateway's answer names task ${id}: it may exist and be charged. Use Video → Wait for Completion with task ID ${id} to get its video (Video → Get shows its status) instead of creating another. Do not simply run it again.`,
+			);
+			expect(`${error?.message} ${error?.description}`).not.toMatch(/\bretry|try again|perhaps/i);
+			expect(sim.requestsTo(video.path, 'POST').length - before).toBe(1);
+
+			const waited = await runWorkflow(workflow(video, { operation: 'waitForCompletion', taskId: id }), {
+				credentials: sim.credentials(),
+			});
+			expect(waited.status).toBe('success');
+			expect(waited.output(NODE)[0].json).toMatchObject({ id, status: 'completed' });
+		},
+	);
+
+	it('Video → Create whose answer names no task (the error envelope, a dropped connection): the advice says to look it up', async () => {
+		const video = OPERATIONS[1];
+		for (const fault of [{ kind: 'status', status: 502 }, { kind: 'drop-after' }] as Fault[]) {
+			sim.inject({ path: video.path, fault });
+			const result = await runWorkflow(workflow(video), { credentials: sim.credentials() });
+			expect(result.nodeError(NODE)?.description).toMatch(
+				/A task may exist and be charged: look it up before creating another \(the gateway's task list, or Video → Get with its ID if you have one\)\./,
+			);
+			expect(result.nodeError(NODE)?.description).not.toMatch(/names task/);
+		}
+	});
+
 	it('a read that times out says so with the setting, and is retried (Account → Get Balance)', async () => {
 		const before = sim.requestsTo('/v1/user/balance').length;
 		sim.inject({ path: '/v1/user/balance', fault: { kind: 'slow', delayMs: 1600 }, times: 3 });
@@ -186,52 +231,85 @@ describe('a request that costs credit and may have been done', () => {
 });
 
 describe('streams that stall or break', () => {
+	/** Every streamed create; `truncated` is how each says its stream ended before its final event. */
 	const STREAMS = [
-		{ operation: OPERATIONS[3], what: 'The message stream failed', stream: { options: { stream: true } } },
-		{ operation: OPERATIONS[4], what: 'The response stream failed', stream: { options: { stream: true } } },
+		{
+			operation: OPERATIONS[3],
+			what: 'The message stream failed',
+			stream: { options: { stream: true } },
+			truncated: /the stream ended before message_stop/,
+		},
+		{
+			operation: OPERATIONS[4],
+			what: 'The response stream failed',
+			stream: { options: { stream: true } },
+			truncated: /the stream ended before response\.completed, response\.failed or response\.incomplete/,
+		},
+		{
+			operation: OPERATIONS[0],
+			what: 'The image stream failed',
+			// Small, so that the partial images written 16 bytes at a time stay quick.
+			stream: { size: '64x48', options: { stream: true, partial_images: 2 } },
+			truncated:
+				/^The image stream failed: the stream ended without its final image \(no "image_generation\.completed" event\)$/,
+		},
+		{
+			operation: OPERATIONS[2],
+			what: 'The speech stream failed',
+			stream: { streamFormat: 'sse' },
+			truncated:
+				/^The speech stream failed: the stream ended before its final speech\.audio\.done event \(2 audio pieces, \d+ bytes received\): the audio would be incomplete, so no file was made$/,
+		},
 	];
+	type StreamRow = (typeof STREAMS)[number];
+
+	/** Runs the streamed create with the fault; the node's error, checked for what every stream failure says. */
+	async function streamFailure({ operation, what, stream }: StreamRow, fault: Fault, extra = {}) {
+		const before = sim.requestsTo(operation.path, 'POST').length;
+		sim.inject({ path: operation.path, fault });
+		const result = await runWorkflow(workflow(operation, { ...stream, ...extra }), {
+			credentials: sim.credentials(),
+		});
+		expect(result.status).toBe('error');
+		const error = result.nodeError(NODE)!;
+		expect(error.message.startsWith(`${what}: `)).toBe(true);
+		expect(error.description).toMatch(/^The gateway may have done this work and charged for it/);
+		expect(`${error.message} ${error.description}`).not.toMatch(/\bretry|try again|perhaps/i);
+		expect(sim.requestsTo(operation.path, 'POST').length - before).toBe(1);
+		return error;
+	}
+
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
-		'%s: a stream silent past Request Timeout says so, with how much had arrived',
-		async (_name, { operation, what, stream }) => {
-			sim.inject({ path: operation.path, fault: { kind: 'sse-idle', afterEvents: 2 } });
-			const result = await runWorkflow(workflow(operation, { ...stream, ...TIMEOUT }), {
-				credentials: sim.credentials(),
-			});
-			const error = result.nodeError(NODE);
-			expect(error?.message).toMatch(
+		'%s: a stream silent past Request Timeout says so, with how much had arrived; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-idle', afterEvents: 2 }, TIMEOUT);
+			expect(error.message).toMatch(
 				new RegExp(
-					`^${what}: the stream sent nothing for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
+					`^${row.what}: the stream sent nothing for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
 				),
 			);
-			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
-			expect(error?.description).toMatch(/raise "Request Timeout"/);
-			expect(sim.requestsTo(operation.path, 'POST').length).toBeGreaterThan(0);
+			expect(error.description).toMatch(/raise "Request Timeout"/);
 		},
 	);
 
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
-		'%s: a connection that breaks mid-stream says so, with how much had arrived',
-		async (_name, { operation, what, stream }) => {
-			sim.inject({ path: operation.path, fault: { kind: 'sse-drop', afterEvents: 3 } });
-			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
-			const error = result.nodeError(NODE);
-			expect(error?.message).toMatch(
+		'%s: a connection that breaks mid-stream says so, with how much had arrived; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-drop', afterEvents: 2 });
+			expect(error.message).toMatch(
 				new RegExp(
-					`^${what}: the connection to the gateway broke mid-stream.*, after 3 events \\(\\d+ bytes\\) had arrived$`,
+					`^${row.what}: the connection to the gateway broke mid-stream.*, after 2 events \\(\\d+ bytes\\) had arrived$`,
 				),
 			);
-			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+			expect(error.description).toMatch(/The connection broke: check the network/);
 		},
 	);
 
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
-		'%s: a stream cut before its end says so and that the work may have been charged',
-		async (_name, { operation, what, stream }) => {
-			sim.inject({ path: operation.path, fault: { kind: 'sse-truncate', afterEvents: 2 } });
-			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
-			const error = result.nodeError(NODE);
-			expect(error?.message.startsWith(`${what}: `)).toBe(true);
-			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+		'%s: a stream that ends without its final event says so and that the work may have been charged; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-truncate', afterEvents: 2 });
+			expect(error.message).toMatch(row.truncated);
 		},
 	);
 });

@@ -236,6 +236,10 @@ describe('maybeCharged: a create that may have been done says so first, with no 
 			'The gateway may have done this work and charged for it: the gateway answered HTTP 500',
 		],
 		[
+			{ status: 502, message: 'The gateway answered HTTP 502' },
+			'The gateway may have done this work and charged for it: the gateway answered HTTP 502',
+		],
+		[
 			{ message: 'No answer arrived within Request Timeout (1 s)' },
 			'The gateway may have done this work and charged for it: no answer arrived within Request Timeout (1 s)',
 		],
