@@ -14,6 +14,7 @@ import {
 	describeNetworkFailure,
 	isTimeoutError,
 	maybeCharged,
+	networkCodeOf,
 	retryAfterHeader,
 	toNodeApiError,
 } from './errors';
@@ -92,18 +93,6 @@ async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<stri
 
 function cancelSignal(ctx: GatewayContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-}
-
-function networkCodeOf(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const candidate = current as { code?: unknown; cause?: unknown; errno?: unknown };
-		if (typeof candidate.code === 'string' && /^E[A-Z_]+$|^UND_ERR|^ERR_/.test(candidate.code)) {
-			return candidate.code;
-		}
-		current = candidate.cause;
-	}
-	return undefined;
 }
 
 async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
@@ -209,6 +198,7 @@ export async function gatewayRequest<T = unknown>(
 				status: response?.statusCode,
 				headers,
 				body: errorBody,
+				networkCode: failure.networkCode,
 				networkMessage: response
 					? undefined
 					: describeNetworkFailure({

@@ -10,6 +10,7 @@ import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Fault, Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import { startHttpsReceiver } from '../simulator/video/https';
 import { videoTasks } from '../simulator/video/tasks';
 
 const NODE = 'Gateway';
@@ -181,6 +182,8 @@ describe('a request that costs credit and may have been done', () => {
 			expect(`${error?.message} ${error?.description}`).not.toMatch(/\bretry|try again|perhaps/i);
 			expect(sim.requestsTo(video.path, 'POST').length - before).toBe(1);
 
+			// The simulator's task finishes about 0.4 s after creation (as in video.test.ts).
+			await new Promise((resolve) => setTimeout(resolve, 500));
 			const waited = await runWorkflow(workflow(video, { operation: 'waitForCompletion', taskId: id }), {
 				credentials: sim.credentials(),
 			});
@@ -228,6 +231,38 @@ describe('a request that costs credit and may have been done', () => {
 		expect(error?.description).toMatch(/Tried 3 times\.$/);
 		expect(`${error?.message} ${error?.description}`).not.toMatch(/charged/);
 	});
+
+	it.each([
+		['Image → Generate (a create)', OPERATIONS[0].parameters],
+		['Account → Get Balance (a read)', { resource: 'account', operation: 'getBalance' }],
+	])(
+		'%s against a server whose TLS certificate n8n does not trust: says so, nothing sent, one attempt, nothing about charges',
+		async (_name, parameters) => {
+			let received = 0;
+			const selfSigned = await startHttpsReceiver(async () => {
+				received++;
+				return { status: 200, body: {} };
+			});
+			try {
+				const credentials = sim.credentials() as Record<string, Record<string, unknown>>;
+				const bearer = { ...credentials.generationGatewayBearerApi, baseUrl: selfSigned.url };
+				const result = await runWorkflow(
+					gatewayWorkflow({ nodeName: NODE, parameters, credentials: BEARER }),
+					{ credentials: { ...credentials, generationGatewayBearerApi: bearer } as never },
+				);
+				const error = result.nodeError(NODE);
+				expect(error?.message).toBe(
+					"The gateway's TLS certificate was not accepted (DEPTH_ZERO_SELF_SIGNED_CERT); the request was not sent",
+				);
+				expect(error?.description).toBe(
+					'The server at the Base URL showed a TLS certificate that n8n does not trust (self-signed, expired, or made out for another host name). Check the Base URL; for a gateway with its own certificate authority, give n8n that CA (NODE_EXTRA_CA_CERTS).',
+				);
+				expect(received).toBe(0);
+			} finally {
+				await selfSigned.stop();
+			}
+		},
+	);
 });
 
 describe('streams that stall or break', () => {
