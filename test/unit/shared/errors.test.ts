@@ -192,26 +192,17 @@ describe('describeNetworkFailure: a request without an answer, in words', () => 
 			{ message: 'self-signed certificate', timeoutMs: 1000 },
 			'self-signed certificate',
 		],
-		[
-			'a self-signed certificate',
-			{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT', message: 'self-signed certificate', timeoutMs: 1000 },
-			"The gateway's TLS certificate was not accepted (DEPTH_ZERO_SELF_SIGNED_CERT); the request was not sent",
-		],
-		[
-			'a certificate for another host',
-			{ code: 'ERR_TLS_CERT_ALTNAME_INVALID', timeoutMs: 1000 },
-			"The gateway's TLS certificate was not accepted (ERR_TLS_CERT_ALTNAME_INVALID); the request was not sent",
-		],
-		[
-			'an expired certificate',
-			{ code: 'CERT_HAS_EXPIRED', timeoutMs: 1000 },
-			"The gateway's TLS certificate was not accepted (CERT_HAS_EXPIRED); the request was not sent",
-		],
-		[
-			'a certificate without its chain',
-			{ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', timeoutMs: 1000 },
-			"The gateway's TLS certificate was not accepted (UNABLE_TO_VERIFY_LEAF_SIGNATURE); the request was not sent",
-		],
+		// Certificates Node refused: self-signed, for another host, expired, without its chain.
+		...[
+			'DEPTH_ZERO_SELF_SIGNED_CERT',
+			'ERR_TLS_CERT_ALTNAME_INVALID',
+			'CERT_HAS_EXPIRED',
+			'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+		].map((code): [string, Parameters<typeof describeNetworkFailure>[0], string] => [
+			code,
+			{ code, message: 'self-signed certificate', timeoutMs: 1000 },
+			`The gateway's TLS certificate was not accepted (${code}); the request was not sent`,
+		]),
 		['nothing at all', { timeoutMs: 1000 }, 'No answer arrived from the gateway'],
 	];
 	it.each(rows)('%s', (_name, input, expected) => {
