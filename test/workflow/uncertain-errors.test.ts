@@ -3,8 +3,12 @@
  * closed after the gateway did the work, Request Timeout passed, a 500 or a
  * 502) fails with a message that says first that the work may have been done
  * and charged, and what to do, with no advice to retry; and it is sent exactly
- * once. Streams that stall past Request Timeout or break mid-way say so, with
- * how much had arrived. Real executions against the simulator.
+ * once. A Video → Create whose failed answer still carries the creation result
+ * names that task for Wait for Completion. A certificate n8n does not trust is
+ * named, and nothing is said about charges (nothing was sent). Streams (message,
+ * response, image, speech) that stall past Request Timeout, break mid-way or end
+ * before their final event name the stream and say how much had arrived. Real
+ * executions against the simulator.
  */
 import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
