@@ -39,8 +39,40 @@ const SERVER_HINT =
 const NETWORK_HINT =
 	'No answer arrived from the gateway. Check the Base URL, the network between n8n and the gateway, and "Request Timeout".';
 
+const CERTIFICATE_HINT =
+	'The server at the Base URL showed a TLS certificate that n8n does not trust (self-signed, expired, or made out for another host name). Check the Base URL; for a gateway with its own certificate authority, give n8n that CA (NODE_EXTRA_CA_CERTS).';
+
 /** Node error codes of a connection that was never opened: the request did not leave. */
 const NOT_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Node's codes for a TLS certificate it refused (OpenSSL's verify results,
+ * e.g. DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, and a host name
+ * mismatch): the handshake failed, so the request was never sent, and sending
+ * it again meets the same certificate.
+ */
+export function isCertificateError(code: string | undefined): boolean {
+	return (
+		code !== undefined &&
+		/^(?:DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_[A-Z_]+|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/.test(
+			code,
+		)
+	);
+}
+
+/** A code Node, undici or n8n's HTTP client gives a request that got no answer. */
+const NETWORK_CODE = /^E[A-Z_]+$|^UND_ERR|^ERR_/;
+
+/** The code of a request without an answer, from the error or its causes (n8n wraps the client's error). */
+export function networkCodeOf(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const { code, cause } = current as { code?: unknown; cause?: unknown };
+		if (typeof code === 'string' && (NETWORK_CODE.test(code) || isCertificateError(code))) return code;
+		current = cause;
+	}
+	return undefined;
+}
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -59,6 +91,9 @@ export function describeNetworkFailure(failure: {
 	const { code, message, timedOut, timeoutMs } = failure;
 	if (timedOut || code === 'ETIMEDOUT' || code === 'ERR_SOCKET_CONNECTION_TIMEOUT') {
 		return `No answer arrived within Request Timeout (${seconds(timeoutMs)})`;
+	}
+	if (isCertificateError(code)) {
+		return `The gateway's TLS certificate was not accepted (${code}); the request was not sent`;
 	}
 	if (code && NOT_OPENED.has(code)) {
 		return `The gateway could not be reached (${code}); the request was not sent`;
@@ -84,7 +119,7 @@ export function isTimeoutError(error: unknown, elapsedMs: number, timeoutMs: num
 		const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
 		if (code === 'ETIMEDOUT' || code === 'ERR_SOCKET_CONNECTION_TIMEOUT') return true;
 		if (typeof message === 'string' && /^timeout of \d+ ?ms exceeded/i.test(message)) return true;
-		if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR|^ERR_/.test(code)) sawCode = true;
+		if (typeof code === 'string' && (NETWORK_CODE.test(code) || isCertificateError(code))) sawCode = true;
 		current = cause;
 	}
 	return !sawCode && elapsedMs >= timeoutMs - 50;
@@ -104,10 +139,12 @@ export function maybeCharged(
 	details: GatewayErrorDetails,
 	advice = MAYBE_CHARGED_ADVICE,
 ): GatewayErrorDetails {
-	const what =
-		details.status !== undefined
-			? `the gateway answered HTTP ${details.status}${details.message ? ` (${details.message})` : ''}`
-			: details.message.charAt(0).toLowerCase() + details.message.slice(1);
+	let what = details.message.charAt(0).toLowerCase() + details.message.slice(1);
+	if (details.status !== undefined) {
+		const answered = `the gateway answered HTTP ${details.status}`;
+		// A body without a message already reads "The gateway answered HTTP 500": say it once.
+		what = details.message && what !== answered ? `${answered} (${details.message})` : answered;
+	}
 	return {
 		...details,
 		message: `The gateway may have done this work and charged for it: ${what}`,
@@ -115,8 +152,8 @@ export function maybeCharged(
 	};
 }
 
-export function hintForStatus(status: number | undefined): string {
-	if (status === undefined) return NETWORK_HINT;
+export function hintForStatus(status: number | undefined, networkCode?: string): string {
+	if (status === undefined) return isCertificateError(networkCode) ? CERTIFICATE_HINT : NETWORK_HINT;
 	if (status >= 500) return SERVER_HINT;
 	return HINTS[status] ?? 'The gateway refused the request.';
 }
@@ -190,6 +227,8 @@ export function describeGatewayError(input: {
 	headers?: Record<string, unknown>;
 	body?: unknown;
 	networkMessage?: string;
+	/** The code of a request without an answer (see networkCodeOf); picks the hint. */
+	networkCode?: string;
 }): GatewayErrorDetails {
 	const { status, headers } = input;
 	const body = parseErrorBody(input.body);
@@ -197,7 +236,7 @@ export function describeGatewayError(input: {
 		status,
 		message: '',
 		requestId: requestIdFrom(headers),
-		hint: hintForStatus(status),
+		hint: hintForStatus(status, input.networkCode),
 		body,
 	};
 	const envelope =

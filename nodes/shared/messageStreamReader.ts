@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import type { SseEvent, SseFailure } from './sse';
-import { parseEventJson, readSseEvents, sseError } from './sse';
+import { naming, parseEventJson, readSseEvents, sseError } from './sse';
 
 /**
  * Shared by the Message and Response streams (message/stream.ts, response/stream.ts).
@@ -38,9 +38,9 @@ export async function assembleStream(
 ): Promise<Record<string, unknown>> {
 	for await (const event of readSseEvents(body, options)) {
 		if (isDoneSentinel(event)) continue;
-		assembler.apply(event.event, parseEventJson(options.node, event, options.itemIndex));
+		assembler.apply(event.event, parseEventJson(options.node, event, options.itemIndex, options.what));
 	}
 	const outcome = assembler.finish();
 	if (outcome.ok) return outcome.value;
-	throw sseError(options.node, `${options.what}: ${outcome.message}`, outcome.reason, options.itemIndex);
+	throw sseError(options.node, naming(options.what, outcome.message), outcome.reason, options.itemIndex);
 }

@@ -10,7 +10,11 @@
  *   refusal, or a connection that was never opened. A timeout, a reset
  *   connection or a 5xx may come after the gateway started the work, so those
  *   are never retried: running them twice could bill twice or create two tasks.
+ * - A TLS certificate that was refused is final for both: nothing was sent,
+ *   and another attempt meets the same certificate.
  */
+
+import { isCertificateError } from './errors';
 
 export type RequestKind = 'read' | 'create';
 
@@ -44,12 +48,12 @@ const MAYBE_SENT_CODES = new Set([
 /**
  * Whether a failed request may have been received and acted on by the gateway:
  * any 5xx (the work may have run before the failure), or no answer at all for
- * another reason than a connection that was never opened (a timeout, a reset,
- * a closed socket). A 4xx, 429 included, is a refusal: nothing was done.
+ * another reason than a connection that was never opened or a TLS certificate
+ * that was refused (a timeout, a reset, a closed socket). A 4xx, 429 included, is a refusal: nothing was done.
  */
 export function mayHaveBeenProcessed(failure: FailedAttempt): boolean {
 	if (failure.status !== undefined) return failure.status >= 500;
-	return !NOT_SENT_CODES.has(failure.networkCode ?? '');
+	return !NOT_SENT_CODES.has(failure.networkCode ?? '') && !isCertificateError(failure.networkCode);
 }
 
 export function isRetryableStatus(status: number): boolean {
@@ -78,6 +82,7 @@ function isRetryable(kind: RequestKind, failure: FailedAttempt): boolean {
 		return isRetryableStatus(failure.status);
 	}
 	const code = failure.networkCode ?? '';
+	if (isCertificateError(code)) return false;
 	if (NOT_SENT_CODES.has(code)) return true;
 	return kind === 'read' && (MAYBE_SENT_CODES.has(code) || code === '');
 }

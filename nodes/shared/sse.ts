@@ -129,9 +129,17 @@ const SSE_FAILURE_HINTS: Record<SseFailure, string> = {
 	timeout: `${UNFINISHED} For long answers raise "Request Timeout" (Request Options).`,
 	broken: `${UNFINISHED} The connection broke: check the network between n8n and the gateway.`,
 	truncated: `${UNFINISHED} If it repeats, turn streaming off.`,
-	malformed: 'The gateway sent a stream this node could not read. If it repeats, turn streaming off.',
+	malformed: `${UNFINISHED} The gateway sent a stream this node could not read: if it repeats, turn streaming off.`,
 	upstream: 'The gateway reported an error in the stream; the message says what it was.',
 };
+
+/**
+ * A message put after the name of the stream that failed: "The image stream
+ * failed" + "The stream ended ..." -> "The image stream failed: the stream ended ...".
+ */
+export function naming(what: string | undefined, message: string): string {
+	return what ? `${what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message;
+}
 
 /** A stream failure, as n8n shows it: the message says what happened, `context.sseFailure` why. */
 export function sseError(
@@ -183,13 +191,7 @@ export async function* readSseEvents(
 	let bytes = 0;
 	const fail = (text: string, reason: SseFailure) => {
 		const arrived = `after ${events} event${events === 1 ? '' : 's'} (${bytes} bytes) had arrived`;
-		const message = `${text}, ${arrived}`;
-		return sseError(
-			options.node,
-			options.what ? `${options.what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message,
-			reason,
-			options.itemIndex,
-		);
+		return sseError(options.node, naming(options.what, `${text}, ${arrived}`), reason, options.itemIndex);
 	};
 	const idleError = () => fail(`The stream sent nothing for ${idleMs / 1000} s and was closed`, 'idle');
 	const finished = new AbortController();
@@ -233,8 +235,13 @@ export async function* readSseEvents(
 	for (const event of decoder.end()) yield event;
 }
 
-/** Parses an event's data as JSON, or fails with a message that names the event. */
-export function parseEventJson(node: INode, event: SseEvent, itemIndex?: number): Record<string, unknown> {
+/** Parses an event's data as JSON, or fails with a message that names the event (and the stream, given `what`). */
+export function parseEventJson(
+	node: INode,
+	event: SseEvent,
+	itemIndex?: number,
+	what?: string,
+): Record<string, unknown> {
 	try {
 		const value = JSON.parse(event.data) as unknown;
 		if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
@@ -244,7 +251,7 @@ export function parseEventJson(node: INode, event: SseEvent, itemIndex?: number)
 	const preview = event.data.length > 120 ? `${event.data.slice(0, 120)}…` : event.data;
 	throw sseError(
 		node,
-		`The stream sent a malformed "${event.event}" event: ${preview}`,
+		naming(what, `The stream sent a malformed "${event.event}" event: ${preview}`),
 		'malformed',
 		itemIndex,
 	);

@@ -14,6 +14,7 @@ import {
 	describeNetworkFailure,
 	isTimeoutError,
 	maybeCharged,
+	networkCodeOf,
 	retryAfterHeader,
 	toNodeApiError,
 } from './errors';
@@ -44,9 +45,11 @@ export interface GatewayRequest {
 	/**
 	 * For a `create`: what the user should do when the request may have been
 	 * done and charged for (a 5xx, a timeout, a connection closed after
-	 * sending). Default: check the account before running the item again.
+	 * sending). Default: check the account before running the item again. A
+	 * function is given the answer's body (parsed; undefined when none came),
+	 * so the advice can name what the gateway answered (a video task id).
 	 */
-	ifMaybeCharged?: string;
+	ifMaybeCharged?: string | ((answer: unknown) => string);
 }
 
 export interface GatewayResponse<T> {
@@ -90,18 +93,6 @@ async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<stri
 
 function cancelSignal(ctx: GatewayContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-}
-
-function networkCodeOf(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const candidate = current as { code?: unknown; cause?: unknown; errno?: unknown };
-		if (typeof candidate.code === 'string' && /^E[A-Z_]+$|^UND_ERR|^ERR_/.test(candidate.code)) {
-			return candidate.code;
-		}
-		current = candidate.cause;
-	}
-	return undefined;
 }
 
 async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
@@ -207,6 +198,7 @@ export async function gatewayRequest<T = unknown>(
 				status: response?.statusCode,
 				headers,
 				body: errorBody,
+				networkCode: failure.networkCode,
 				networkMessage: response
 					? undefined
 					: describeNetworkFailure({
@@ -217,7 +209,8 @@ export async function gatewayRequest<T = unknown>(
 						}),
 			});
 			if (request.kind === 'create' && mayHaveBeenProcessed(failure)) {
-				details = maybeCharged(details, request.ifMaybeCharged);
+				const advice = request.ifMaybeCharged;
+				details = maybeCharged(details, typeof advice === 'function' ? advice(details.body) : advice);
 			}
 			if (attempt > 1) details.hint = `${details.hint ?? ''} Tried ${attempt} times.`.trim();
 			throw toNodeApiError(ctx.getNode(), details, request.itemIndex);

@@ -217,7 +217,7 @@ export class Simulator {
 			}
 			logged.body = body;
 
-			const fault = this.takeFault(method, path, ['status', 'slow', 'drop', 'drop-after']);
+			const fault = this.takeFault(method, path, ['status', 'slow', 'drop', 'drop-after', 'status-after']);
 			if (fault?.kind === 'drop') {
 				req.socket.destroy();
 				return;
@@ -231,6 +231,12 @@ export class Simulator {
 				res.writeHead = close as typeof res.writeHead;
 				res.write = (() => (close(), true)) as typeof res.write;
 				res.end = close as typeof res.end;
+			}
+			if (fault?.kind === 'status-after') {
+				// The handler runs in full; its answer leaves with the fault's status.
+				const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+				res.writeHead = ((_status: number, ...rest: unknown[]) =>
+					writeHead(fault.status, ...rest)) as typeof res.writeHead;
 			}
 			if (fault?.kind === 'slow') await sleep(fault.delayMs);
 			if (this.latencyMs) await sleep(this.latencyMs);

@@ -38,6 +38,11 @@ export type Fault =
 	| { kind: 'drop' }
 	/** The request is processed (a task created, a generation charged), then the connection is closed unanswered. */
 	| { kind: 'drop-after' }
+	/**
+	 * The request is processed (a task created, a generation charged) and its
+	 * answer sent with this status instead: a gateway that failed after the work.
+	 */
+	| { kind: 'status-after'; status: number }
 	| { kind: 'sse-truncate'; afterEvents?: number }
 	| { kind: 'sse-malformed' }
 	| { kind: 'sse-idle'; afterEvents?: number }

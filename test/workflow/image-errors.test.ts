@@ -86,7 +86,9 @@ describe('Image → Generate (workflow): streaming', () => {
 		sim.inject({ path: IMAGE_PATH, fault: { kind: 'sse-truncate', afterEvents: 2 } });
 		const { result } = await run(STREAMED);
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/image stream ended without its final image/);
+		expect(result.error?.message).toMatch(
+			/^The image stream failed: the stream ended without its final image \(no "image_generation\.completed" event\)$/,
+		);
 	});
 
 	it('fails clearly on a malformed event', async () => {

@@ -134,7 +134,7 @@ describe('Speech → Synthesize (workflow): broken streams', () => {
 		sim.inject({ path: PATH, fault: { kind: 'sse-truncate' } });
 		const { error, attempts } = await failure({ streamFormat: 'sse' });
 		expect(error.message).toMatch(
-			/^The speech stream ended before its final speech\.audio\.done event \(\d+ audio pieces, \d+ bytes received\)/,
+			/^The speech stream failed: the stream ended before its final speech\.audio\.done event \(\d+ audio pieces, \d+ bytes received\)/,
 		);
 		expect(attempts).toBe(1);
 	});
@@ -142,7 +142,9 @@ describe('Speech → Synthesize (workflow): broken streams', () => {
 	it('a malformed event fails naming it', async () => {
 		sim.inject({ path: PATH, fault: { kind: 'sse-malformed' } });
 		const { error } = await failure({ streamFormat: 'sse' });
-		expect(error.message).toMatch(/^The stream sent a malformed "message" event: \{"type": broken/);
+		expect(error.message).toMatch(
+			/^The speech stream failed: the stream sent a malformed "message" event: \{"type": broken/,
+		);
 	});
 
 	it('a WAV file that is not whole is refused, not saved', async () => {

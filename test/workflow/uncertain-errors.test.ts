@@ -3,13 +3,19 @@
  * closed after the gateway did the work, Request Timeout passed, a 500 or a
  * 502) fails with a message that says first that the work may have been done
  * and charged, and what to do, with no advice to retry; and it is sent exactly
- * once. Streams that stall past Request Timeout or break mid-way say so, with
- * how much had arrived. Real executions against the simulator.
+ * once. A Video → Create whose failed answer still carries the creation result
+ * names that task for Wait for Completion. A certificate n8n does not trust is
+ * named, and nothing is said about charges (nothing was sent). Streams (message,
+ * response, image, speech) that stall past Request Timeout, break mid-way or end
+ * before their final event name the stream and say how much had arrived. Real
+ * executions against the simulator.
  */
 import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Fault, Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import { startHttpsReceiver } from '../simulator/video/https';
+import { videoTasks } from '../simulator/video/tasks';
 
 const NODE = 'Gateway';
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -156,6 +162,52 @@ describe('a request that costs credit and may have been done', () => {
 		},
 	);
 
+	it.each([500, 502])(
+		'Video → Create answered HTTP %p with the creation result: the advice names the task id, and Wait for Completion with it gives the video',
+		async (status) => {
+			const video = OPERATIONS[1];
+			const before = sim.requestsTo(video.path, 'POST').length;
+			const tasksBefore = new Set(videoTasks(sim).tasks.keys());
+			sim.inject({ path: video.path, fault: { kind: 'status-after', status } });
+			const result = await runWorkflow(workflow(video), { credentials: sim.credentials() });
+			const error = result.nodeError(NODE);
+			const created = [...videoTasks(sim).tasks.keys()].filter((id) => !tasksBefore.has(id));
+			expect(created).toHaveLength(1);
+			const [id] = created;
+			expect(error?.message).toBe(
+				`The gateway may have done this work and charged for it: the gateway answered HTTP ${status}`,
+			);
+			expect(error?.description).toMatch(
+				new RegExp(`^HTTP ${status}, request id: req_\\w+\\. The gateway's answer`),
+			);
+			expect(error?.description).toContain(
+				`The gateway's answer names task ${id}: it may exist and be charged. Use Video → Wait for Completion with task ID ${id} to get its video (Video → Get shows its status) instead of creating another. Do not simply run it again.`,
+			);
+			expect(`${error?.message} ${error?.description}`).not.toMatch(/\bretry|try again|perhaps/i);
+			expect(sim.requestsTo(video.path, 'POST').length - before).toBe(1);
+
+			// The simulator's task finishes about 0.4 s after creation (as in video.test.ts).
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			const waited = await runWorkflow(workflow(video, { operation: 'waitForCompletion', taskId: id }), {
+				credentials: sim.credentials(),
+			});
+			expect(waited.status).toBe('success');
+			expect(waited.output(NODE)[0].json).toMatchObject({ id, status: 'completed' });
+		},
+	);
+
+	it('Video → Create whose answer names no task (the error envelope, a dropped connection): the advice says to look it up', async () => {
+		const video = OPERATIONS[1];
+		for (const fault of [{ kind: 'status', status: 502 }, { kind: 'drop-after' }] as Fault[]) {
+			sim.inject({ path: video.path, fault });
+			const result = await runWorkflow(workflow(video), { credentials: sim.credentials() });
+			expect(result.nodeError(NODE)?.description).toMatch(
+				/A task may exist and be charged: look it up before creating another \(the gateway's task list, or Video → Get with its ID if you have one\)\./,
+			);
+			expect(result.nodeError(NODE)?.description).not.toMatch(/names task/);
+		}
+	});
+
 	it('a read that times out says so with the setting, and is retried (Account → Get Balance)', async () => {
 		const before = sim.requestsTo('/v1/user/balance').length;
 		sim.inject({ path: '/v1/user/balance', fault: { kind: 'slow', delayMs: 1600 }, times: 3 });
@@ -183,55 +235,120 @@ describe('a request that costs credit and may have been done', () => {
 		expect(error?.description).toMatch(/Tried 3 times\.$/);
 		expect(`${error?.message} ${error?.description}`).not.toMatch(/charged/);
 	});
+
+	it.each([
+		['Image → Generate (a create)', OPERATIONS[0].parameters],
+		['Account → Get Balance (a read)', { resource: 'account', operation: 'getBalance' }],
+	])(
+		'%s against a server whose TLS certificate n8n does not trust: says so, nothing sent, one attempt, nothing about charges',
+		async (_name, parameters) => {
+			let received = 0;
+			const selfSigned = await startHttpsReceiver(async () => {
+				received++;
+				return { status: 200, body: {} };
+			});
+			try {
+				const credentials = sim.credentials() as Record<string, Record<string, unknown>>;
+				const bearer = { ...credentials.generationGatewayBearerApi, baseUrl: selfSigned.url };
+				const result = await runWorkflow(
+					gatewayWorkflow({ nodeName: NODE, parameters, credentials: BEARER }),
+					{ credentials: { ...credentials, generationGatewayBearerApi: bearer } as never },
+				);
+				const error = result.nodeError(NODE);
+				expect(error?.message).toBe(
+					"The gateway's TLS certificate was not accepted (DEPTH_ZERO_SELF_SIGNED_CERT); the request was not sent",
+				);
+				expect(error?.description).toBe(
+					'The server at the Base URL showed a TLS certificate that n8n does not trust (self-signed, expired, or made out for another host name). Check the Base URL; for a gateway with its own certificate authority, give n8n that CA (NODE_EXTRA_CA_CERTS).',
+				);
+				expect(received).toBe(0);
+			} finally {
+				await selfSigned.stop();
+			}
+		},
+	);
 });
 
 describe('streams that stall or break', () => {
+	/** Every streamed create; `truncated` is how each says its stream ended before its final event. */
 	const STREAMS = [
-		{ operation: OPERATIONS[3], what: 'The message stream failed', stream: { options: { stream: true } } },
-		{ operation: OPERATIONS[4], what: 'The response stream failed', stream: { options: { stream: true } } },
+		{
+			operation: OPERATIONS[3],
+			what: 'The message stream failed',
+			stream: { options: { stream: true } },
+			truncated: /the stream ended before message_stop/,
+		},
+		{
+			operation: OPERATIONS[4],
+			what: 'The response stream failed',
+			stream: { options: { stream: true } },
+			truncated: /the stream ended before response\.completed, response\.failed or response\.incomplete/,
+		},
+		{
+			operation: OPERATIONS[0],
+			what: 'The image stream failed',
+			// Small, so that the partial images written 16 bytes at a time stay quick.
+			stream: { size: '64x48', options: { stream: true, partial_images: 2 } },
+			truncated:
+				/^The image stream failed: the stream ended without its final image \(no "image_generation\.completed" event\)$/,
+		},
+		{
+			operation: OPERATIONS[2],
+			what: 'The speech stream failed',
+			stream: { streamFormat: 'sse' },
+			truncated:
+				/^The speech stream failed: the stream ended before its final speech\.audio\.done event \(2 audio pieces, \d+ bytes received\): the audio would be incomplete, so no file was made$/,
+		},
 	];
+	type StreamRow = (typeof STREAMS)[number];
+
+	/** Runs the streamed create with the fault; the node's error, checked for what every stream failure says. */
+	async function streamFailure({ operation, what, stream }: StreamRow, fault: Fault, extra = {}) {
+		const before = sim.requestsTo(operation.path, 'POST').length;
+		sim.inject({ path: operation.path, fault });
+		const result = await runWorkflow(workflow(operation, { ...stream, ...extra }), {
+			credentials: sim.credentials(),
+		});
+		expect(result.status).toBe('error');
+		const error = result.nodeError(NODE)!;
+		expect(error.message.startsWith(`${what}: `)).toBe(true);
+		expect(error.description).toMatch(/^The gateway may have done this work and charged for it/);
+		expect(`${error.message} ${error.description}`).not.toMatch(/\bretry|try again|perhaps/i);
+		expect(sim.requestsTo(operation.path, 'POST').length - before).toBe(1);
+		return error;
+	}
+
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
-		'%s: a stream silent past Request Timeout says so, with how much had arrived',
-		async (_name, { operation, what, stream }) => {
-			sim.inject({ path: operation.path, fault: { kind: 'sse-idle', afterEvents: 2 } });
-			const result = await runWorkflow(workflow(operation, { ...stream, ...TIMEOUT }), {
-				credentials: sim.credentials(),
-			});
-			const error = result.nodeError(NODE);
-			expect(error?.message).toMatch(
+		'%s: a stream silent past Request Timeout says so, with how much had arrived; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-idle', afterEvents: 2 }, TIMEOUT);
+			expect(error.message).toMatch(
 				new RegExp(
-					`^${what}: the stream sent nothing for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
+					`^${row.what}: the stream sent nothing for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
 				),
 			);
-			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
-			expect(error?.description).toMatch(/raise "Request Timeout"/);
-			expect(sim.requestsTo(operation.path, 'POST').length).toBeGreaterThan(0);
+			expect(error.description).toMatch(/raise "Request Timeout"/);
 		},
 	);
 
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
-		'%s: a connection that breaks mid-stream says so, with how much had arrived',
-		async (_name, { operation, what, stream }) => {
-			sim.inject({ path: operation.path, fault: { kind: 'sse-drop', afterEvents: 3 } });
-			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
-			const error = result.nodeError(NODE);
-			expect(error?.message).toMatch(
+		'%s: a connection that breaks mid-stream says so, with how much had arrived; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-drop', afterEvents: 2 });
+			expect(error.message).toMatch(
 				new RegExp(
-					`^${what}: the connection to the gateway broke mid-stream.*, after 3 events \\(\\d+ bytes\\) had arrived$`,
+					`^${row.what}: the connection to the gateway broke mid-stream.*, after 2 events \\(\\d+ bytes\\) had arrived$`,
 				),
 			);
-			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+			expect(error.description).toMatch(/The connection broke: check the network/);
 		},
 	);
 
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
-		'%s: a stream cut before its end says so and that the work may have been charged',
-		async (_name, { operation, what, stream }) => {
-			sim.inject({ path: operation.path, fault: { kind: 'sse-truncate', afterEvents: 2 } });
-			const result = await runWorkflow(workflow(operation, stream), { credentials: sim.credentials() });
-			const error = result.nodeError(NODE);
-			expect(error?.message.startsWith(`${what}: `)).toBe(true);
-			expect(error?.description).toMatch(/^The gateway may have done this work and charged for it/);
+		'%s: a stream that ends without its final event says so and that the work may have been charged; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-truncate', afterEvents: 2 });
+			expect(error.message).toMatch(row.truncated);
 		},
 	);
 });

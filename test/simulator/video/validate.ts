@@ -134,6 +134,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 	!!v && typeof v === 'object' && !Array.isArray(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
+/**
+ * A member's value as text for a message or a lookup. `String()` throws for an
+ * object such as `{"toString": []}` (the request would end in a 500, not the 400
+ * it deserves); JSON never does.
+ */
+const shown = (value: unknown): string => (typeof value === 'string' ? value : String(JSON.stringify(value)));
+
 /** The model's id without a dated snapshot suffix. */
 export function baseModel(id: string): string {
 	return id.replace(/-\d{4}-\d{2}-\d{2}$/, '');
@@ -142,10 +149,11 @@ export function baseModel(id: string): string {
 export function validateVideoCreate(body: unknown): void {
 	if (!isObject(body)) invalid('body', 'The body must be a JSON object');
 	const model = body.model;
-	if (typeof model !== 'string' || !MODELS[baseModel(model)]) {
+	// Own members only: "toString" or "constructor" are not models.
+	if (typeof model !== 'string' || !Object.hasOwn(MODELS, baseModel(model))) {
 		invalid(
 			'model',
-			`Unknown video model: ${String(model)}; known: ${Object.keys(MODELS).join(', ')}`,
+			`Unknown video model: ${shown(model)}; known: ${Object.keys(MODELS).join(', ')}`,
 			'model_not_found',
 		);
 	}
@@ -168,7 +176,7 @@ export function validateVideoCreate(body: unknown): void {
 	const meta = body.metadata;
 	const taskType = isObject(meta) ? meta.reference_task_type : undefined;
 	const editing =
-		refList.some((r) => isObject(r) && rules.editRoles.includes(String(r.role))) ||
+		refList.some((r) => isObject(r) && rules.editRoles.includes(shown(r.role))) ||
 		taskType === 'edit' ||
 		taskType === 'extend';
 
@@ -183,10 +191,10 @@ export function validateVideoCreate(body: unknown): void {
 		if (!ok) invalid('duration', `duration must be an integer ${min}-${max} for ${model}`);
 	}
 	const resolutions = (editing && rules.editResolutions) || rules.resolutions;
-	if (body.resolution !== undefined && !resolutions.includes(String(body.resolution))) {
+	if (body.resolution !== undefined && !resolutions.includes(shown(body.resolution))) {
 		invalid('resolution', `resolution must be one of ${resolutions.join(', ')} for ${model}`);
 	}
-	if (body.aspect_ratio !== undefined && !rules.ratios.includes(String(body.aspect_ratio))) {
+	if (body.aspect_ratio !== undefined && !rules.ratios.includes(shown(body.aspect_ratio))) {
 		invalid('aspect_ratio', `aspect_ratio must be one of ${rules.ratios.join(', ')}`);
 	}
 	if (body.generate_audio !== undefined && (!rules.audioSwitch || typeof body.generate_audio !== 'boolean')) {
@@ -229,8 +237,8 @@ export function validateVideoCreate(body: unknown): void {
 			invalid('input_references', `${kind}_url must be a non-empty string`);
 		checkMediaUrl('input_references', String(ref[`${kind}_url`]), kind);
 		if (ref.type !== undefined && ref.type !== `${kind}_url`)
-			invalid('input_references', `type ${String(ref.type)} does not match ${kind}_url`);
-		const role = ref.role === undefined ? KIND_ROLE[kind] : String(ref.role);
+			invalid('input_references', `type ${shown(ref.type)} does not match ${kind}_url`);
+		const role = ref.role === undefined ? KIND_ROLE[kind] : shown(ref.role);
 		if (!rules.roles.includes(role) || ROLE_NEEDS[role] !== kind)
 			invalid('input_references', `role ${role} is not accepted here`);
 		if (ref.voice_id !== undefined && (!rules.voices || kind !== 'audio'))

@@ -7,6 +7,7 @@ import {
 	hintForStatus,
 	isTimeoutError,
 	maybeCharged,
+	networkCodeOf,
 	MAYBE_CHARGED_ADVICE,
 	parseErrorBody,
 	toNodeApiError,
@@ -119,6 +120,13 @@ describe('hintForStatus: plain-language hints', () => {
 	])('HTTP %p', (status, hint) => {
 		expect(hintForStatus(status)).toMatch(hint);
 	});
+	it.each([
+		['DEPTH_ZERO_SELF_SIGNED_CERT', /TLS certificate that n8n does not trust.*NODE_EXTRA_CA_CERTS/],
+		['ECONNRESET', /^No answer arrived from the gateway/],
+		[undefined, /^No answer arrived from the gateway/],
+	])('no answer, code %p', (code, hint) => {
+		expect(hintForStatus(undefined, code)).toMatch(hint);
+	});
 });
 
 describe('toNodeApiError', () => {
@@ -184,6 +192,17 @@ describe('describeNetworkFailure: a request without an answer, in words', () => 
 			{ message: 'self-signed certificate', timeoutMs: 1000 },
 			'self-signed certificate',
 		],
+		// Certificates Node refused: self-signed, for another host, expired, without its chain.
+		...[
+			'DEPTH_ZERO_SELF_SIGNED_CERT',
+			'ERR_TLS_CERT_ALTNAME_INVALID',
+			'CERT_HAS_EXPIRED',
+			'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+		].map((code): [string, Parameters<typeof describeNetworkFailure>[0], string] => [
+			code,
+			{ code, message: 'self-signed certificate', timeoutMs: 1000 },
+			`The gateway's TLS certificate was not accepted (${code}); the request was not sent`,
+		]),
 		['nothing at all', { timeoutMs: 1000 }, 'No answer arrived from the gateway'],
 	];
 	it.each(rows)('%s', (_name, input, expected) => {
@@ -236,6 +255,10 @@ describe('maybeCharged: a create that may have been done says so first, with no 
 			'The gateway may have done this work and charged for it: the gateway answered HTTP 500',
 		],
 		[
+			{ status: 502, message: 'The gateway answered HTTP 502' },
+			'The gateway may have done this work and charged for it: the gateway answered HTTP 502',
+		],
+		[
 			{ message: 'No answer arrived within Request Timeout (1 s)' },
 			'The gateway may have done this work and charged for it: no answer arrived within Request Timeout (1 s)',
 		],
@@ -249,5 +272,28 @@ describe('maybeCharged: a create that may have been done says so first, with no 
 		expect(maybeCharged({ status: 503, message: 'x' }, 'Look the task up.').hint).toBe(
 			'Look the task up. Do not simply run it again.',
 		);
+	});
+});
+
+describe('networkCodeOf: the code of a request without an answer, through the wrapping causes', () => {
+	const rows: Array<[string, unknown, string | undefined]> = [
+		['on the error', { code: 'ECONNRESET' }, 'ECONNRESET'],
+		[
+			'in the cause (n8n wraps the client error)',
+			{ message: 'x', cause: { code: 'ETIMEDOUT' } },
+			'ETIMEDOUT',
+		],
+		['two levels down', { cause: { cause: { code: 'UND_ERR_SOCKET' } } }, 'UND_ERR_SOCKET'],
+		['a certificate code', { cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } }, 'DEPTH_ZERO_SELF_SIGNED_CERT'],
+		[
+			'an HTTP status word is not a network code',
+			{ code: '500', cause: { code: 'ECONNRESET' } },
+			'ECONNRESET',
+		],
+		['none', { message: 'aborted' }, undefined],
+		['not an object', 'aborted', undefined],
+	];
+	it.each(rows)('%s', (_name, error, expected) => {
+		expect(networkCodeOf(error)).toBe(expected);
 	});
 });

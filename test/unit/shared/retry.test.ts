@@ -53,6 +53,22 @@ describe('retryDelay: which failures are tried again (PERFORMANCE.md R1, R2)', (
 		['create timeout is never retried', 'create', 1, { networkCode: 'ECONNABORTED' }, undefined],
 		['create unknown network failure is never retried', 'create', 1, {}, undefined],
 		['create 429 on the last attempt is final', 'create', MAX_ATTEMPTS, { status: 429 }, undefined],
+		// a refused TLS certificate: nothing was sent, and the next attempt meets the same certificate
+		[
+			'read self-signed certificate is final',
+			'read',
+			1,
+			{ networkCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+			undefined,
+		],
+		['create expired certificate is final', 'create', 1, { networkCode: 'CERT_HAS_EXPIRED' }, undefined],
+		[
+			'read host name mismatch is final',
+			'read',
+			1,
+			{ networkCode: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+			undefined,
+		],
 	];
 
 	it.each(rows)('%s', (_name, kind, attempt, failure, expected) => {
@@ -110,6 +126,11 @@ describe('mayHaveBeenProcessed: could the gateway have done (and billed) the wor
 		[{}, true],
 		[{ networkCode: 'ECONNREFUSED' }, false],
 		[{ networkCode: 'ENOTFOUND' }, false],
+		[{ networkCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, false],
+		[{ networkCode: 'SELF_SIGNED_CERT_IN_CHAIN' }, false],
+		[{ networkCode: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' }, false],
+		[{ networkCode: 'CERT_HAS_EXPIRED' }, false],
+		[{ networkCode: 'ERR_TLS_CERT_ALTNAME_INVALID' }, false],
 	];
 	it.each(rows)('%j -> %s', (failure, expected) => {
 		expect(mayHaveBeenProcessed(failure)).toBe(expected);

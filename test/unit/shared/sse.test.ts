@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { Readable } from 'node:stream';
 
-import type { SseEvent } from '../../../nodes/shared/sse';
-import { parseEventJson, readSseEvents, SseDecoder } from '../../../nodes/shared/sse';
+import type { SseEvent, SseFailure } from '../../../nodes/shared/sse';
+import { naming, parseEventJson, readSseEvents, SseDecoder, sseError } from '../../../nodes/shared/sse';
 
 const node = { name: 'Generation Gateway' } as INode;
 
@@ -90,7 +90,8 @@ describe('readSseEvents', () => {
 			for await (const _event of readSseEvents(body, { node, itemIndex: 2 })) void _event;
 		};
 		await expect(read()).rejects.toMatchObject({
-			message: 'The connection to the gateway broke mid-stream (socket hang up), after 1 event (15 bytes) had arrived',
+			message:
+				'The connection to the gateway broke mid-stream (socket hang up), after 1 event (15 bytes) had arrived',
 			context: { itemIndex: 2, sseFailure: 'broken' },
 		});
 	});
@@ -139,5 +140,132 @@ describe('readSseEvents idle detection (R7)', () => {
 		body.push(null);
 		await read;
 		expect(events).toHaveLength(8);
+	});
+});
+
+/** A body that sends `chunks`, then, after `silentMs` of silence, fails with `error` (or ends). */
+function failingBody(chunks: Array<Buffer | string>, error?: Error, silentMs = 0): Readable {
+	let timer: NodeJS.Timeout | undefined;
+	return new Readable({
+		objectMode: true,
+		read() {
+			if (timer) return;
+			for (const chunk of chunks) this.push(chunk);
+			timer = setTimeout(() => (error ? this.destroy(error) : this.push(null)), silentMs);
+		},
+		destroy(cause, callback) {
+			clearTimeout(timer); // closed by the reader (idle): no timer outlives the test
+			callback(cause);
+		},
+	});
+}
+
+async function failureOf(body: Readable, options: Omit<Parameters<typeof readSseEvents>[1], 'node'>) {
+	try {
+		for await (const _event of readSseEvents(body, { node, ...options })) void _event;
+	} catch (error) {
+		const e = error as { message: string; description: string; context: Record<string, unknown> };
+		return { message: e.message, description: e.description, reason: e.context.sseFailure };
+	}
+	return undefined;
+}
+
+describe('readSseEvents: every failure says what happened, how much had arrived, and (given `what`) which stream', () => {
+	const EVENT = 'data: {"a":1}\n\n'; // 15 bytes
+	const rows: Array<
+		[string, Readable, Omit<Parameters<typeof readSseEvents>[1], 'node'>, string, SseFailure]
+	> = [
+		[
+			'broken, with the cause',
+			failingBody([EVENT, EVENT], new Error('socket hang up')),
+			{},
+			'The connection to the gateway broke mid-stream (socket hang up), after 2 events (30 bytes) had arrived',
+			'broken',
+		],
+		[
+			'broken, the cause without text, nothing arrived',
+			failingBody([], new Error('')),
+			{},
+			'The connection to the gateway broke mid-stream, after 0 events (0 bytes) had arrived',
+			'broken',
+		],
+		[
+			'broken, named: "The image stream failed: ..."',
+			failingBody([EVENT], new Error('aborted')),
+			{ what: 'The image stream failed' },
+			'The image stream failed: the connection to the gateway broke mid-stream (aborted), after 1 event (15 bytes) had arrived',
+			'broken',
+		],
+		[
+			'broken early, before Request Timeout: not called a timeout',
+			failingBody([EVENT], new Error('aborted')),
+			{ timeoutMs: 60_000 },
+			'The connection to the gateway broke mid-stream (aborted), after 1 event (15 bytes) had arrived',
+			'broken',
+		],
+		[
+			'closed by the HTTP client after Request Timeout of silence',
+			failingBody([EVENT], new Error('aborted'), 150),
+			{ timeoutMs: 100, what: 'The speech stream failed' },
+			'The speech stream failed: the stream sent nothing for longer than Request Timeout (0.1 s) and was closed, after 1 event (15 bytes) had arrived',
+			'timeout',
+		],
+		[
+			'idle, named',
+			failingBody([EVENT], undefined, 10_000),
+			{ idleMs: 100, what: 'The message stream failed' },
+			'The message stream failed: the stream sent nothing for 0.1 s and was closed, after 1 event (15 bytes) had arrived',
+			'idle',
+		],
+		[
+			'bytes are counted as bytes, not characters (text chunks with multi-byte characters)',
+			failingBody(['data: "ünï 🎧"\n\n'], new Error('reset')),
+			{},
+			'The connection to the gateway broke mid-stream (reset), after 1 event (20 bytes) had arrived',
+			'broken',
+		],
+	];
+	it.each(rows)('%s', async (_name, body, options, message, reason) => {
+		const failure = await failureOf(body, options);
+		expect(failure).toMatchObject({ message, reason });
+		expect(failure?.description).toMatch(/^The gateway may have done this work and charged for it/);
+	});
+});
+
+describe('sseError: the description of each reason', () => {
+	const CHARGED =
+		"The gateway may have done this work and charged for it although the stream did not finish: check the account before running the item again (Account → Get Balance, or the gateway's usage records).";
+	const rows: Array<[SseFailure, string]> = [
+		['idle', `${CHARGED} If the model is slow to answer, turn streaming off for this request.`],
+		['timeout', `${CHARGED} For long answers raise "Request Timeout" (Request Options).`],
+		['broken', `${CHARGED} The connection broke: check the network between n8n and the gateway.`],
+		['truncated', `${CHARGED} If it repeats, turn streaming off.`],
+		[
+			'malformed',
+			`${CHARGED} The gateway sent a stream this node could not read: if it repeats, turn streaming off.`,
+		],
+		['upstream', 'The gateway reported an error in the stream; the message says what it was.'],
+	];
+	it.each(rows)('%s', (reason, description) => {
+		const error = sseError(node, 'The stream failed', reason, 1);
+		expect(error.description).toBe(description);
+		expect(error.context).toMatchObject({ sseFailure: reason, itemIndex: 1 });
+		expect(description).not.toMatch(/\bretry|try again/i);
+	});
+});
+
+describe('naming and parseEventJson: which stream, which event', () => {
+	it.each([
+		[undefined, 'The stream ended', 'The stream ended'],
+		['The image stream failed', 'The stream ended', 'The image stream failed: the stream ended'],
+	])('naming(%p, %p)', (what, message, expected) => {
+		expect(naming(what, message)).toBe(expected);
+	});
+
+	it('names the stream and shortens a long event to 120 characters', () => {
+		const data = `{"x":"${'a'.repeat(200)}`;
+		expect(() => parseEventJson(node, { event: 'message', data }, 0, 'The speech stream failed')).toThrow(
+			`The speech stream failed: the stream sent a malformed "message" event: ${data.slice(0, 120)}…`,
+		);
 	});
 });

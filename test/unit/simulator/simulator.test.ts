@@ -55,11 +55,14 @@ describe('simulator authentication', () => {
 		MECHANISMS.filter((m) => m !== right).map((m) => [method, path, right, m] as const),
 	);
 
-	it.each(wrong)('%s %s (needs %s) refuses %s with 401 and the envelope', async (method, path, _right, used) => {
-		const { status, json } = await call(method, path, headersFor(used), method === 'POST' ? {} : undefined);
-		expect(status).toBe(401);
-		expect(json).toMatchObject({ error: { type: 'authentication_error', code: 'invalid_credentials' } });
-	});
+	it.each(wrong)(
+		'%s %s (needs %s) refuses %s with 401 and the envelope',
+		async (method, path, _right, used) => {
+			const { status, json } = await call(method, path, headersFor(used), method === 'POST' ? {} : undefined);
+			expect(status).toBe(401);
+			expect(json).toMatchObject({ error: { type: 'authentication_error', code: 'invalid_credentials' } });
+		},
+	);
 
 	it.each(GROUPS)('%s %s accepts its own mechanism (%s)', async (method, path, right) => {
 		const { status } = await call(method, path, headersFor(right), method === 'POST' ? {} : undefined);
@@ -83,11 +86,20 @@ function getWithBody(path: string, body: string): Promise<{ status: number; json
 	return new Promise((resolve, reject) => {
 		const req = request(
 			`${sim.url}${path}`,
-			{ method: 'GET', headers: { ...headersFor('bearer'), 'Content-Type': 'none', 'Content-Length': Buffer.byteLength(body) } },
+			{
+				method: 'GET',
+				headers: {
+					...headersFor('bearer'),
+					'Content-Type': 'none',
+					'Content-Length': Buffer.byteLength(body),
+				},
+			},
 			(res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (c: Buffer) => chunks.push(c));
-				res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }),
+				);
 			},
 		);
 		req.on('error', reject);
@@ -104,7 +116,7 @@ describe('simulator balance', () => {
 		expect(json).toEqual(RECORD);
 	});
 
-	it('answers the balance record to the interface\'s form: {} with Content-Type none', async () => {
+	it("answers the balance record to the interface's form: {} with Content-Type none", async () => {
 		expect(await getWithBody('/v1/user/balance', '{}')).toEqual({ status: 200, json: RECORD });
 	});
 
@@ -168,5 +180,65 @@ describe('simulator fault injection', () => {
 		const log = sim.requestsTo('/v1/user/balance');
 		expect(log).toHaveLength(before + 1);
 		expect(log[log.length - 1]).toMatchObject({ method: 'GET', status: 200 });
+	});
+});
+
+describe('simulator video validation: a value String() cannot print is refused with 400, never a crash', () => {
+	// `String({"toString": []})` throws ("Cannot convert object to primitive value"); the
+	// simulator would answer 500 "Simulator error" instead of the 400 the gateway gives.
+	const odd = { toString: [] };
+	const valid = { model: 'vidA-2.5', prompt: 'a fox', duration: 5, resolution: '720p' };
+	const ref = { image_url: 'https://example.com/a.png' };
+	const rows: Array<[string, Record<string, unknown>, string, RegExp]> = [
+		[
+			'model {"toString": []}',
+			{ ...valid, model: odd },
+			'model',
+			/^Unknown video model: \{"toString":\[\]\}; known: /,
+		],
+		[
+			'model "toString" (an inherited member, not a model)',
+			{ ...valid, model: 'toString' },
+			'model',
+			/^Unknown video model: toString; known: /,
+		],
+		[
+			'model "constructor"',
+			{ ...valid, model: 'constructor' },
+			'model',
+			/^Unknown video model: constructor; known: /,
+		],
+		['model missing', { prompt: 'a fox' }, 'model', /^Unknown video model: undefined; known: /],
+		[
+			'resolution {"toString": []}',
+			{ ...valid, resolution: odd },
+			'resolution',
+			/^resolution must be one of /,
+		],
+		[
+			'aspect_ratio {"toString": []}',
+			{ ...valid, aspect_ratio: odd },
+			'aspect_ratio',
+			/^aspect_ratio must be one of /,
+		],
+		[
+			'a reference role {"toString": []}',
+			{ ...valid, input_references: [{ ...ref, role: odd }] },
+			'input_references',
+			/^role \{"toString":\[\]\} is not accepted here$/,
+		],
+		[
+			'a reference type {"toString": []}',
+			{ ...valid, input_references: [{ ...ref, type: odd }] },
+			'input_references',
+			/^type \{"toString":\[\]\} does not match image_url$/,
+		],
+	];
+	it.each(rows)('%s', async (_name, body, param, message) => {
+		const { status, json } = await call('POST', '/v1/videos', headersFor('bearer'), body);
+		expect(status).toBe(400);
+		const error = (json as { error: { message: string; param: string } }).error;
+		expect(error.param).toBe(param);
+		expect(error.message).toMatch(message);
 	});
 });

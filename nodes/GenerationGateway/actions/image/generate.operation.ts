@@ -117,7 +117,12 @@ async function streamedItem(
 ): Promise<INodeExecutionData> {
 	const node = ctx.getNode();
 	const collector = new ImageStreamCollector(node, Number(request.n ?? 1), keepPartials, itemIndex);
-	for await (const event of readSseEvents(events, { node, itemIndex, timeoutMs })) {
+	for await (const event of readSseEvents(events, {
+		node,
+		itemIndex,
+		timeoutMs,
+		what: 'The image stream failed',
+	})) {
 		if (event.data.trim() === '[DONE]') continue;
 		collector.accept(event.event, parseEventJson(node, event, itemIndex));
 	}

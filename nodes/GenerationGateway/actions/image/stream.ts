@@ -8,7 +8,8 @@ import {
 	IMAGE_STREAM_PARTIAL_EVENT,
 	IMAGE_STREAM_PARTIAL_INDEX_MEMBER,
 } from './wireNames';
-import { sseError } from '../../../shared/sse';
+import type { SseFailure } from '../../../shared/sse';
+import { naming, sseError } from '../../../shared/sse';
 
 /**
  * Folds the events of a streamed image request (variant B with `stream`) into
@@ -37,6 +38,9 @@ function withoutPayload(event: Record<string, unknown>): IDataObject {
 	return meta;
 }
 
+/** The name every failure of an image stream starts with (the reader's `what`). */
+export const IMAGE_STREAM_FAILED = 'The image stream failed';
+
 export class ImageStreamCollector {
 	private readonly finals: StreamedImage[] = [];
 
@@ -57,39 +61,34 @@ export class ImageStreamCollector {
 		if (type === IMAGE_STREAM_ERROR_EVENT) {
 			const error = (data.error ?? data) as IDataObject;
 			const message = typeof error.message === 'string' ? error.message : JSON.stringify(error);
-			throw sseError(
-				this.node,
-				`The gateway reported an error in the stream: ${message}`,
-				'upstream',
-				this.itemIndex,
-			);
+			throw this.failure(`The gateway reported an error in the stream: ${message}`, 'upstream');
 		}
 		if (type !== IMAGE_STREAM_COMPLETED_EVENT && type !== IMAGE_STREAM_PARTIAL_EVENT) return;
 		if (type === IMAGE_STREAM_PARTIAL_EVENT && !this.keepPartials) return;
 		const base64 = data[IMAGE_STREAM_B64_MEMBER];
 		if (typeof base64 !== 'string' || !base64) {
-			throw sseError(
-				this.node,
+			throw this.failure(
 				`The stream sent a "${type}" event without an image (${IMAGE_STREAM_B64_MEMBER} missing)`,
 				'malformed',
-				this.itemIndex,
 			);
 		}
 		const image = { bytes: Buffer.from(base64, 'base64'), meta: withoutPayload(data) };
 		(type === IMAGE_STREAM_COMPLETED_EVENT ? this.finals : this.partials).push(image);
 	}
 
+	private failure(message: string, reason: SseFailure) {
+		return sseError(this.node, naming(IMAGE_STREAM_FAILED, message), reason, this.itemIndex);
+	}
+
 	/** Ends the stream: the result, or a clear error when final images are missing. */
 	finish(): StreamedImageResult {
 		if (this.finals.length < this.expected) {
 			const got = this.finals.length;
-			throw sseError(
-				this.node,
+			throw this.failure(
 				got === 0
-					? `The image stream ended without its final image (no "${IMAGE_STREAM_COMPLETED_EVENT}" event)`
-					: `The image stream ended after ${got} of ${this.expected} final images`,
+					? `The stream ended without its final image (no "${IMAGE_STREAM_COMPLETED_EVENT}" event)`
+					: `The stream ended after ${got} of ${this.expected} final images`,
 				'truncated',
-				this.itemIndex,
 			);
 		}
 		const partials = [...this.partials].sort(

@@ -1,6 +1,6 @@
 import { decodeBase64Audio } from './audioFile';
 import type { SseReadOptions } from '../../../shared/sse';
-import { parseEventJson, readSseEvents, sseError } from '../../../shared/sse';
+import { naming, parseEventJson, readSseEvents, sseError } from '../../../shared/sse';
 
 /**
  * Joins a speech SSE stream into one audio file (interface, Events item 2):
@@ -88,7 +88,7 @@ export class SpeechAudioAssembler {
 	finish(): { audio: Buffer; usage: SpeechUsage; deltas: number } | SpeechStreamProblem {
 		if (!this.usage) {
 			return {
-				problem: `The speech stream ended before its final ${SPEECH_DONE_EVENT} event (${this.deltas} audio pieces, ${this.received} bytes received): the audio would be incomplete, so no file was made`,
+				problem: `The stream ended before its final ${SPEECH_DONE_EVENT} event (${this.deltas} audio pieces, ${this.received} bytes received): the audio would be incomplete, so no file was made`,
 				reason: 'truncated',
 			};
 		}
@@ -98,9 +98,12 @@ export class SpeechAudioAssembler {
 	}
 }
 
+export const SPEECH_STREAM_FAILED = 'The speech stream failed';
+
 /**
  * Reads a speech SSE body to its end and returns the joined audio and usage,
- * or fails with the node error for a malformed, truncated or idle stream.
+ * or fails with the node error for a malformed, truncated, idle or broken
+ * stream, its message starting with "The speech stream failed: ".
  * Stops reading at the final event.
  */
 export async function readSpeechStream(
@@ -108,11 +111,13 @@ export async function readSpeechStream(
 	options: SseReadOptions,
 ): Promise<{ audio: Buffer; usage: SpeechUsage; deltas: number }> {
 	const { node, itemIndex } = options;
+	const what = options.what ?? SPEECH_STREAM_FAILED;
 	const assembler = new SpeechAudioAssembler();
-	const fail = (outcome: SpeechStreamProblem) => sseError(node, outcome.problem, outcome.reason, itemIndex);
-	for await (const event of readSseEvents(body, options)) {
+	const fail = (outcome: SpeechStreamProblem) =>
+		sseError(node, naming(what, outcome.problem), outcome.reason, itemIndex);
+	for await (const event of readSseEvents(body, { ...options, what })) {
 		if (event.data === '[DONE]') continue; // an OpenAI-style end marker carries no JSON
-		const outcome = assembler.accept(parseEventJson(node, event, itemIndex));
+		const outcome = assembler.accept(parseEventJson(node, event, itemIndex, what));
 		if (outcome === 'done') break;
 		if (outcome !== 'more') throw fail(outcome);
 	}

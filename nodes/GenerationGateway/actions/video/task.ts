@@ -37,6 +37,29 @@ export interface WaitInfo extends IDataObject {
 export const VIDEO_MAYBE_CREATED =
 	"A task may exist and be charged: look it up before creating another (the gateway's task list, or Video → Get with its ID if you have one). If it exists, Video → Wait for Completion with its ID gives its video.";
 
+/**
+ * The task a failed create's answer names. The interface gives a task id in
+ * one answer only, the creation result (`id`, with `status` pending or queue,
+ * and `polling_url`); its error envelope (`message`, `type`, `code`, `param`)
+ * carries none. So an id is taken only from an answer with the creation
+ * result's members: a non-empty `id` beside a creation `status` or a
+ * `polling_url`. An `id` alone could name anything (a request, an error).
+ */
+export function taskIdInAnswer(answer: unknown): string | undefined {
+	if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
+	const { id, status, polling_url: pollingUrl } = answer as IDataObject;
+	if (typeof id !== 'string' || !id.trim()) return undefined;
+	const isCreation = status === 'pending' || status === 'queue' || typeof pollingUrl === 'string';
+	return isCreation ? id : undefined;
+}
+
+/** What to do when a video create may have made a task: with the task id when the gateway's answer gave one. */
+export function videoMaybeCreated(answer: unknown): string {
+	const id = taskIdInAnswer(answer);
+	if (id === undefined) return VIDEO_MAYBE_CREATED;
+	return `The gateway's answer names task ${id}: it may exist and be charged. Use Video → Wait for Completion with task ID ${id} to get its video (Video → Get shows its status) instead of creating another.`;
+}
+
 export async function createTask(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -50,7 +73,7 @@ export async function createTask(
 		kind: 'create',
 		timeoutMs,
 		itemIndex,
-		ifMaybeCharged: VIDEO_MAYBE_CREATED,
+		ifMaybeCharged: videoMaybeCreated,
 	});
 	if (!created || typeof created.id !== 'string' || !created.id) {
 		throw new NodeOperationError(

@@ -1,0 +1,324 @@
+/**
+ * Every error path of the shared transport, with its exact wording, as a
+ * table: what the fake n8n HTTP helper answered or threw on each attempt ->
+ * the message, the description and how many attempts were made. No server:
+ * the helper is the one seam n8n gives a node (the workflow tests run the
+ * same paths over real HTTP in uncertain-errors.test.ts).
+ */
+import { Readable } from 'node:stream';
+
+import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { MAYBE_CHARGED_ADVICE } from '../../../nodes/shared/errors';
+import type { GatewayRequest } from '../../../nodes/shared/transport';
+import { gatewayRequest } from '../../../nodes/shared/transport';
+import { FakeClock } from './fakeClock';
+
+const node = { name: 'Gateway', type: 'generationGateway' } as INode;
+
+/** One attempt's outcome: an HTTP answer, or an error thrown by n8n's helper after `elapsedMs`. */
+type Attempt =
+	| { status: number; body?: unknown; headers?: Record<string, string> }
+	| { error: unknown; elapsedMs?: number };
+
+function fakeContext(attempts: Attempt[], options: { baseUrl?: string; cancelled?: boolean } = {}) {
+	const clock = new FakeClock();
+	const sent: IHttpRequestOptions[] = [];
+	const controller = new AbortController();
+	if (options.cancelled) controller.abort();
+	const ctx = {
+		getNode: () => node,
+		getCredentials: async () => ({ baseUrl: options.baseUrl ?? 'https://gateway.test' }),
+		getExecutionCancelSignal: () => controller.signal,
+		helpers: {
+			async httpRequestWithAuthentication(_credential: string, request: IHttpRequestOptions) {
+				sent.push(request);
+				const attempt = attempts[Math.min(sent.length, attempts.length) - 1];
+				if ('error' in attempt) {
+					clock.time += attempt.elapsedMs ?? 5;
+					throw attempt.error;
+				}
+				return { statusCode: attempt.status, headers: attempt.headers ?? {}, body: attempt.body };
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { ctx, clock, sent };
+}
+
+/** An error as n8n's helper throws it: its own text, the client's error (with the code) as cause. */
+const clientError = (code: string | undefined, message: string) =>
+	Object.assign(new Error('The connection was aborted, perhaps the server is offline'), {
+		cause: Object.assign(new Error(message), code ? { code } : {}),
+	});
+
+const envelope = (message: string, type = 'api_error', code = 'upstream', param = '') => ({
+	error: { message, type, code, param },
+});
+
+const READ: GatewayRequest = { method: 'GET', path: '/v1/user/balance', kind: 'read', timeoutMs: 1000 };
+const CREATE: GatewayRequest = {
+	method: 'POST',
+	path: '/v1/images/generations',
+	body: { model: 'imagegen-2', prompt: 'x' },
+	kind: 'create',
+	timeoutMs: 1000,
+};
+
+const NETWORK_HINT =
+	'No answer arrived from the gateway. Check the Base URL, the network between n8n and the gateway, and "Request Timeout".';
+const SERVER_HINT =
+	'The gateway or its upstream model had a server-side problem. Retry later; reads are retried automatically, creations are not (to avoid paying twice).';
+const CHARGED = `${MAYBE_CHARGED_ADVICE} Do not simply run it again.`;
+const MAY_HAVE = 'The gateway may have done this work and charged for it: ';
+
+interface Row {
+	name: string;
+	request: GatewayRequest;
+	attempts: Attempt[];
+	message: string;
+	description: string;
+	sent: number;
+}
+
+const ROWS: Row[] = [
+	// An answer with an error status
+	{
+		name: 'read, 400 with the envelope: its members, the hint, not retried',
+		request: READ,
+		attempts: [{ status: 400, body: envelope('bad value', 'invalid_request_error', 'invalid_value', 'n') }],
+		message: 'bad value',
+		description:
+			'HTTP 400, type: invalid_request_error, code: invalid_value, param: n. The gateway refused the request as invalid. Check the field named in "param" and the model\'s accepted values.',
+		sent: 1,
+	},
+	{
+		name: 'read, 502 HTML page from a proxy: said, retried 3 times',
+		request: READ,
+		attempts: [{ status: 502, body: '<html><body>Bad Gateway</body></html>' }],
+		message: 'The gateway answered with an HTML page instead of JSON',
+		description: `HTTP 502. ${SERVER_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'read, 503 with an empty body',
+		request: READ,
+		attempts: [{ status: 503, body: '' }],
+		message: 'The gateway answered HTTP 503',
+		description: `HTTP 503. ${SERVER_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'read, 503 asking (Retry-After) for more than a minute: final at once',
+		request: READ,
+		attempts: [{ status: 503, body: envelope('maintenance'), headers: { 'retry-after': '120' } }],
+		message: 'maintenance',
+		description: `HTTP 503, type: api_error, code: upstream. ${SERVER_HINT}`,
+		sent: 1,
+	},
+	{
+		name: 'read, 500 then 200: the retry succeeds (no error)',
+		request: READ,
+		attempts: [
+			{ status: 500, body: envelope('hiccup') },
+			{ status: 200, body: { balance: 1 } },
+		],
+		message: '',
+		description: '',
+		sent: 2,
+	},
+	{
+		name: 'create, 429 three times: retried (nothing was done), then the rate-limit hint',
+		request: CREATE,
+		attempts: [{ status: 429, body: envelope('Too many requests', 'rate_limit_error', 'rate_limited') }],
+		message: 'Too many requests',
+		description:
+			'HTTP 429, type: rate_limit_error, code: rate_limited. The gateway is rate-limiting this account. Lower "Max Concurrent Requests", space the runs out, or retry after the time given in Retry-After. Tried 3 times.',
+		sent: 3,
+	},
+	{
+		name: 'create, 500 with the envelope: may have been charged, sent once',
+		request: CREATE,
+		attempts: [{ status: 500, body: envelope('upstream failed') }],
+		message: `${MAY_HAVE}the gateway answered HTTP 500 (upstream failed)`,
+		description: `HTTP 500, type: api_error, code: upstream. ${CHARGED}`,
+		sent: 1,
+	},
+	{
+		name: 'create, 502 without a body: HTTP 502 said once',
+		request: CREATE,
+		attempts: [{ status: 502 }],
+		message: `${MAY_HAVE}the gateway answered HTTP 502`,
+		description: `HTTP 502. ${CHARGED}`,
+		sent: 1,
+	},
+	{
+		name: "create, 500 with the operation's advice, given the answer",
+		request: {
+			...CREATE,
+			ifMaybeCharged: (answer) => `Look up ${(answer as { id?: string }).id ?? 'nothing'}.`,
+		},
+		attempts: [{ status: 500, body: { id: 'task_7' } }],
+		message: `${MAY_HAVE}the gateway answered HTTP 500`,
+		description: 'HTTP 500. Look up task_7. Do not simply run it again.',
+		sent: 1,
+	},
+	// No answer
+	{
+		name: "read, n8n client's deadline: Request Timeout named, retried",
+		request: READ,
+		attempts: [{ error: clientError('ECONNABORTED', 'timeout of 1000ms exceeded'), elapsedMs: 1000 }],
+		message: 'No answer arrived within Request Timeout (1 s)',
+		description: `${NETWORK_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'read, connection reset: retried',
+		request: READ,
+		attempts: [{ error: clientError('ECONNRESET', 'socket hang up') }],
+		message: 'The connection to the gateway closed before its answer arrived (ECONNRESET)',
+		description: `${NETWORK_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'create, connection refused: never sent, so retried, and nothing about charges',
+		request: CREATE,
+		attempts: [{ error: clientError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9') }],
+		message: 'The gateway could not be reached (ECONNREFUSED); the request was not sent',
+		description: `${NETWORK_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'create, host unknown: never sent',
+		request: CREATE,
+		attempts: [{ error: clientError('ENOTFOUND', 'getaddrinfo ENOTFOUND gateway.test') }],
+		message: 'The gateway could not be reached (ENOTFOUND); the request was not sent',
+		description: `${NETWORK_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'create, connection reset: may have been charged, sent once',
+		request: CREATE,
+		attempts: [{ error: clientError('ECONNRESET', 'socket hang up') }],
+		message: `${MAY_HAVE}the connection to the gateway closed before its answer arrived (ECONNRESET)`,
+		description: CHARGED,
+		sent: 1,
+	},
+	{
+		name: "create, n8n client's deadline: may have been charged, Request Timeout named",
+		request: CREATE,
+		attempts: [{ error: clientError('ECONNABORTED', 'timeout of 1000ms exceeded'), elapsedMs: 1000 }],
+		message: `${MAY_HAVE}no answer arrived within Request Timeout (1 s)`,
+		description: CHARGED,
+		sent: 1,
+	},
+	{
+		name: 'create, an error without a code after the whole deadline: a timeout',
+		request: CREATE,
+		attempts: [{ error: new Error('aborted'), elapsedMs: 1000 }],
+		message: `${MAY_HAVE}no answer arrived within Request Timeout (1 s)`,
+		description: CHARGED,
+		sent: 1,
+	},
+	{
+		name: 'create, "aborted" without a code, early: the connection closed',
+		request: CREATE,
+		attempts: [{ error: new Error('aborted'), elapsedMs: 20 }],
+		message: `${MAY_HAVE}the connection to the gateway closed before its answer arrived`,
+		description: CHARGED,
+		sent: 1,
+	},
+	{
+		name: 'read, an unknown error without a code: its own text, retried',
+		request: READ,
+		attempts: [{ error: new Error('Something odd happened') }],
+		message: 'Something odd happened',
+		description: `${NETWORK_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'read, a thrown value that is not an Error: the general text',
+		request: READ,
+		attempts: [{ error: 'boom' }],
+		message: 'No answer arrived from the gateway',
+		description: `${NETWORK_HINT} Tried 3 times.`,
+		sent: 3,
+	},
+	{
+		name: 'create, a certificate n8n does not trust: not sent, not retried',
+		request: CREATE,
+		attempts: [{ error: clientError('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate') }],
+		message:
+			"The gateway's TLS certificate was not accepted (DEPTH_ZERO_SELF_SIGNED_CERT); the request was not sent",
+		description:
+			'The server at the Base URL showed a TLS certificate that n8n does not trust (self-signed, expired, or made out for another host name). Check the Base URL; for a gateway with its own certificate authority, give n8n that CA (NODE_EXTRA_CA_CERTS).',
+		sent: 1,
+	},
+];
+
+async function outcome(request: GatewayRequest, attempts: Attempt[], options = {}) {
+	const { ctx, clock, sent } = fakeContext(attempts, options);
+	try {
+		await gatewayRequest(ctx, { ...request, itemIndex: 4 }, clock);
+		return { error: undefined, sent: sent.length };
+	} catch (error) {
+		return { error: error as NodeApiError, sent: sent.length };
+	}
+}
+
+describe('gatewayRequest: every error path says what happened', () => {
+	it.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
+		const { error, sent } = await outcome(row.request, row.attempts);
+		expect(sent).toBe(row.sent);
+		if (!row.message) {
+			expect(error).toBeUndefined();
+			return;
+		}
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error?.message).toBe(row.message);
+		expect(error?.description).toBe(row.description);
+		expect(error?.context.itemIndex).toBe(4);
+		if (row.request.kind === 'create' && row.message.startsWith(MAY_HAVE)) {
+			expect(`${error?.message} ${error?.description}`).not.toMatch(/\bretry|try again|perhaps/i);
+		}
+	});
+
+	it('an error body of a streamed request is read from the stream', async () => {
+		const body = Readable.from([Buffer.from(JSON.stringify(envelope('stream refused', 'x', 'y', 'stream')))]);
+		const { error, sent } = await outcome({ ...CREATE, responseType: 'stream' }, [{ status: 400, body }]);
+		expect(sent).toBe(1);
+		expect(error?.message).toBe('stream refused');
+		expect(error?.description).toMatch(/^HTTP 400, type: x, code: y, param: stream\. /);
+	});
+
+	it('a long text error body is shortened to 500 characters (a streamed one is read up to 64 KB)', async () => {
+		const body = Readable.from([Buffer.alloc(100 * 1024, 'x')]);
+		const { error } = await outcome({ ...READ, responseType: 'stream' }, [{ status: 404, body }]);
+		expect(error?.message).toBe(`${'x'.repeat(500)}…`);
+	});
+
+	it('a cancelled execution is not retried', async () => {
+		const { error, sent } = await outcome(READ, [{ status: 503, body: '' }], { cancelled: true });
+		expect(sent).toBe(1);
+		expect(error?.message).toBe('The gateway answered HTTP 503');
+		expect(error?.description).toBe(`HTTP 503. ${SERVER_HINT}`);
+	});
+
+	it('a Base URL that is not http(s) is refused before sending', async () => {
+		const { error, sent } = await outcome(READ, [{ status: 200 }], { baseUrl: 'gateway.test' });
+		expect(sent).toBe(0);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toBe('The credential\'s Base URL "gateway.test" is not an http(s) address');
+		expect(error?.description).toBe(
+			'Open the credential and set Base URL to the gateway address, e.g. https://gateway.example.com',
+		);
+	});
+
+	it('a path no credential serves is refused before sending, naming the path', async () => {
+		const { error, sent } = await outcome({ ...READ, path: '/v9/unknown' }, [{ status: 200 }]);
+		expect(sent).toBe(0);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toBe('No credential is known for /v9/unknown');
+		expect(error?.context.itemIndex).toBe(4);
+	});
+});
