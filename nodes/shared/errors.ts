@@ -1,5 +1,5 @@
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
  * What a failed gateway call means, in the user's terms. Pure data so that the
@@ -123,6 +123,34 @@ export function isTimeoutError(error: unknown, elapsedMs: number, timeoutMs: num
 		current = cause;
 	}
 	return !sawCode && elapsedMs >= timeoutMs - 50;
+}
+
+/**
+ * A NodeOperationError whose message stays as written. n8n replaces a
+ * message that mentions a Node error code (ECONNRESET, ETIMEDOUT, ...) with
+ * its own text, which advises retrying at once: wrong for a request that may
+ * have been done and charged, and it loses how much had arrived.
+ */
+export function operationError(
+	node: INode,
+	message: string,
+	options: { itemIndex?: number; description?: string },
+): NodeOperationError {
+	const error = new NodeOperationError(node, message, options);
+	error.message = message;
+	return error;
+}
+
+/**
+ * What an error of the HTTP client or a stream says, e.g. " (aborted,
+ * ECONNRESET)", or "" when it says nothing. Not `instanceof Error`: errors of
+ * Node's own streams may come from another realm (vm, jest).
+ */
+export function errorCause(error: unknown): string {
+	const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+	const said = typeof message === 'string' ? message : '';
+	const parts = [said, typeof code === 'string' && !said.includes(code) ? code : ''].filter(Boolean);
+	return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 /** What to do when a request that costs credit may have been done: the general case. */

@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { errorCause, operationError } from './errors';
 import { cancellableSleep } from './time';
 
 /**
@@ -148,7 +149,7 @@ export function sseError(
 	reason: SseFailure,
 	itemIndex?: number,
 ): NodeOperationError {
-	const error = new NodeOperationError(node, message, {
+	const error = operationError(node, message, {
 		itemIndex,
 		description: SSE_FAILURE_HINTS[reason],
 	});
@@ -225,7 +226,7 @@ export async function* readSseEvents(
 				'timeout',
 			);
 		}
-		const cause = error instanceof Error && error.message ? ` (${error.message})` : '';
+		const cause = errorCause(error);
 		throw fail(`The connection to the gateway broke mid-stream${cause}`, 'broken');
 	} finally {
 		finished.abort();

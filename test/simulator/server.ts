@@ -217,7 +217,14 @@ export class Simulator {
 			}
 			logged.body = body;
 
-			const fault = this.takeFault(method, path, ['status', 'slow', 'drop', 'drop-after', 'status-after']);
+			const fault = this.takeFault(method, path, [
+				'status',
+				'slow',
+				'drop',
+				'drop-after',
+				'status-after',
+				'cut-after',
+			]);
 			if (fault?.kind === 'drop') {
 				req.socket.destroy();
 				return;
@@ -231,6 +238,21 @@ export class Simulator {
 				res.writeHead = close as typeof res.writeHead;
 				res.write = (() => (close(), true)) as typeof res.write;
 				res.end = close as typeof res.end;
+			}
+			if (fault?.kind === 'cut-after') {
+				// The handler runs in full; its answer leaves only up to `bytes` bytes of body.
+				res.end = ((chunk?: unknown) => {
+					const body = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk ?? ''));
+					res.write(body.subarray(0, fault.bytes));
+					if (!fault.stall) {
+						res.socket?.end(() => res.socket?.destroy());
+						return res;
+					}
+					const timer = setTimeout(() => res.destroy(), 10_000);
+					timer.unref();
+					res.on('close', () => clearTimeout(timer));
+					return res;
+				}) as typeof res.end;
 			}
 			if (fault?.kind === 'status-after') {
 				// The handler runs in full; its answer leaves with the fault's status.

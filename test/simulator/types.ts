@@ -43,6 +43,13 @@ export type Fault =
 	 * answer sent with this status instead: a gateway that failed after the work.
 	 */
 	| { kind: 'status-after'; status: number }
+	/**
+	 * The request is processed and its answer begins (status, headers, the
+	 * full Content-Length), then stops after `bytes` bytes of body: the
+	 * connection breaks, or with `stall` stays open and silent (closed after
+	 * 10 s, or when the simulator stops).
+	 */
+	| { kind: 'cut-after'; bytes: number; stall?: boolean }
 	| { kind: 'sse-truncate'; afterEvents?: number }
 	| { kind: 'sse-malformed' }
 	| { kind: 'sse-idle'; afterEvents?: number }

@@ -94,7 +94,7 @@ describe('Image → Generate (workflow): streaming', () => {
 	it('fails clearly on a malformed event', async () => {
 		sim.inject({ path: IMAGE_PATH, fault: { kind: 'sse-malformed' } });
 		const { result } = await run(STREAMED);
-		expect(result.error?.message).toMatch(/malformed/);
+		expect(result.error?.message).toMatch(/^The image stream failed: the stream sent a malformed "/);
 	});
 });
 

@@ -269,6 +269,35 @@ describe('a request that costs credit and may have been done', () => {
 	);
 });
 
+describe('an image answer (JSON with Base64) that breaks off while it arrives', () => {
+	const image = OPERATIONS[0];
+	it.each([
+		[
+			'the connection breaks',
+			{ kind: 'cut-after', bytes: 4000 } as Fault,
+			{},
+			/^The gateway may have done this work and charged for it: the connection to the gateway broke while the image answer was arriving \(.+\), after 4000 of \d+ bytes had arrived$/,
+		],
+		[
+			'the answer stops for longer than Request Timeout',
+			{ kind: 'cut-after', bytes: 4000, stall: true } as Fault,
+			TIMEOUT,
+			/^The gateway may have done this work and charged for it: the image answer stopped for longer than Request Timeout \(1 s\) and was closed, after 4000 of \d+ bytes had arrived$/,
+		],
+	])('%s: the message says so and how much had arrived; sent once', async (_name, fault, extra, what) => {
+		sim.inject({ path: image.path, fault });
+		const before = sim.requests.filter((r) => r.path === image.path).length;
+		const result = await runWorkflow(workflow(image, { size: '1024x1024', ...extra }), {
+			credentials: sim.credentials(),
+		});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(what);
+		expect(result.error?.description).toMatch(CHECK_ACCOUNT);
+		expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(/retry|try again|perhaps/i);
+		expect(sim.requests.filter((r) => r.path === image.path).length - before).toBe(1);
+	});
+});
+
 describe('streams that stall or break', () => {
 	/** Every streamed create; `truncated` is how each says its stream ended before its final event. */
 	const STREAMS = [

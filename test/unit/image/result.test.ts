@@ -207,7 +207,7 @@ describe('readImageResult', () => {
 		[
 			'the connection breaks while an image arrives',
 			{ contentLength: bytes.length },
-			`The gateway may have done this work and charged for it: the connection to the gateway broke while the image answer was arriving (aborted), after 300 of ${bytes.length} bytes had arrived`,
+			`The gateway may have done this work and charged for it: the connection to the gateway broke while the image answer was arriving (aborted, ECONNRESET), after 300 of ${bytes.length} bytes had arrived`,
 		],
 		[
 			'the answer stops for longer than Request Timeout',

@@ -1,8 +1,10 @@
 import type { INode } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	describeGatewayError,
+	errorCause,
+	operationError,
 	describeNetworkFailure,
 	hintForStatus,
 	isTimeoutError,
@@ -295,5 +297,46 @@ describe('networkCodeOf: the code of a request without an answer, through the wr
 	];
 	it.each(rows)('%s', (_name, error, expected) => {
 		expect(networkCodeOf(error)).toBe(expected);
+	});
+});
+
+describe('errorCause: what an HTTP or stream error says, for the message', () => {
+	it.each([
+		[
+			'message and code',
+			Object.assign(new Error('aborted'), { code: 'ECONNRESET' }),
+			' (aborted, ECONNRESET)',
+		],
+		[
+			'a message that names its code',
+			Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+			' (read ECONNRESET)',
+		],
+		['a code only', Object.assign(new Error(''), { code: 'EPIPE' }), ' (EPIPE)'],
+		['a message only', new Error('socket hang up'), ' (socket hang up)'],
+		[
+			'an error of another realm (a plain object)',
+			{ message: 'aborted', code: 'ECONNRESET' },
+			' (aborted, ECONNRESET)',
+		],
+		['nothing said', new Error(''), ''],
+		['not an error', undefined, ''],
+	])('%s', (_name, error, expected) => {
+		expect(errorCause(error)).toBe(expected);
+	});
+});
+
+describe('operationError: n8n does not replace a message that names a Node error code', () => {
+	const message =
+		'The gateway may have done this work and charged for it: the connection broke (read ECONNRESET)';
+	it('plain NodeOperationError replaces it with retry advice (why operationError exists)', () => {
+		expect(new NodeOperationError(node, message).message).toMatch(/You can retry the request immediately/);
+	});
+	it('operationError keeps it, with the item index and description', () => {
+		const error = operationError(node, message, { itemIndex: 3, description: 'Check the account.' });
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(message);
+		expect(error.description).toBe('Check the account.');
+		expect(error.context.itemIndex).toBe(3);
 	});
 });

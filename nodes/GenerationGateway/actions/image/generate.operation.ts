@@ -11,7 +11,7 @@ import { imageCatalog, imageVariantOf } from './catalog';
 import { buildImageBody } from './body';
 import { B64_MARKER, readImageResult } from './result';
 import { IMAGE_FIELD_LABELS, imageRequestSchema } from './schema';
-import { ImageStreamCollector, streamedResultJson } from './stream';
+import { IMAGE_STREAM_FAILED, ImageStreamCollector, streamedResultJson } from './stream';
 import { parseEventJson, readSseEvents } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
 import type { ModelForm } from '../../../shared/modelFields';
@@ -121,10 +121,10 @@ async function streamedItem(
 		node,
 		itemIndex,
 		timeoutMs,
-		what: 'The image stream failed',
+		what: IMAGE_STREAM_FAILED,
 	})) {
 		if (event.data.trim() === '[DONE]') continue;
-		collector.accept(event.event, parseEventJson(node, event, itemIndex));
+		collector.accept(event.event, parseEventJson(node, event, itemIndex, IMAGE_STREAM_FAILED));
 	}
 	const result = collector.finish();
 	const json = streamedResultJson(result);

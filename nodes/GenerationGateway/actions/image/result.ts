@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { releaseBuffer } from '../../../shared/binary';
-import { maybeCharged } from '../../../shared/errors';
+import { errorCause, maybeCharged, operationError } from '../../../shared/errors';
 
 /**
  * Reads an image result (JSON with `b64_json` members) from the response
@@ -364,11 +364,11 @@ function brokenOff(
 ): NodeOperationError {
 	const { received, contentLength, silentMs, timeoutMs, itemIndex } = state;
 	const arrived = `after ${received}${contentLength ? ` of ${contentLength}` : ''} bytes had arrived`;
-	const cause = error instanceof Error && error.message ? ` (${error.message})` : '';
+	const cause = errorCause(error);
 	const what =
 		timeoutMs !== undefined && silentMs >= timeoutMs - 50
 			? `the image answer stopped for longer than Request Timeout (${timeoutMs / 1000} s) and was closed, ${arrived}`
 			: `the connection to the gateway broke while the image answer was arriving${cause}, ${arrived}`;
 	const details = maybeCharged({ message: what });
-	return new NodeOperationError(node, details.message, { itemIndex, description: details.hint });
+	return operationError(node, details.message, { itemIndex, description: details.hint });
 }
