@@ -1,7 +1,11 @@
 /**
  * P4: peak memory for one 20 MB image returned as Base64 (about 27 MB of
- * JSON). Target: at most 3x the image size above the baseline; a naive
- * decode (JSON.parse of the whole answer, then Buffer.from) costs about 5x.
+ * JSON). Target: at most 2x the image size above the baseline; a naive
+ * decode (JSON.parse of the whole answer, then Buffer.from) costs about 5-7x.
+ * The node streams the decoded image into n8n's binary store (filesystem
+ * mode, n8n's default, as the harness sets it up); what remains is mostly
+ * the socket's read buffers, which Node allocates per read and V8 collects
+ * only after about 64 MB of them.
  *
  * The measured workflow runs in a child process (this file, started with
  * --expose-gc) so that the simulator, which builds the 27 MB answer, does not
@@ -150,9 +154,9 @@ export async function run(): Promise<Record<string, string | number>> {
 			'naive JSON.parse + Buffer.from: peak RSS / image size': ratio(naive.peakRss),
 			'naive: peak JS heap + buffers / image size (sampled)': ratio(naive.peakHeap),
 			'naive: peak live memory / image size': ratio(naiveLive.peakHeap),
-			target: '<= 3x',
-			'within target (peak RSS)': node.peakRss <= 3 * imageBytes ? 'yes' : 'no',
-			'within target (live memory)': nodeLive.peakHeap <= 3 * imageBytes ? 'yes' : 'no',
+			target: '<= 2x',
+			'within target (peak RSS)': node.peakRss <= 2 * imageBytes ? 'yes' : 'no',
+			'within target (live memory)': nodeLive.peakHeap <= 2 * imageBytes ? 'yes' : 'no',
 		};
 	} finally {
 		await sim.stop();
