@@ -6,45 +6,109 @@
  * types. A leaked handle would keep jest's worker alive after the run (jest then prints "A worker
  * process has failed to exit gracefully" and kills it), or wake up inside the next test file.
  *
- * process.getActiveResourcesInfo() counts only what keeps the event loop alive (an unref'd timer
- * or socket is not listed). Sockets and servers close asynchronously (their handle is released a
- * turn or two of the event loop after destroy()/close()), so the check waits for the count to
- * come back to the baseline, at most CLOSE_GRACE_MS; a timer is cleared synchronously, so a
- * timer still armed after that is a leak whatever its delay.
+ * The resources are tracked one by one with async_hooks from the file's start (counting types
+ * with process.getActiveResourcesInfo() is not enough: when a single file runs in jest's own
+ * process, jest's timers come and go and hide one of the file's). Only what keeps the event loop
+ * alive counts (ref'd: an unref'd timer or socket does not). Sockets and servers close
+ * asynchronously (the handle is released a turn or two of the event loop after
+ * destroy()/close()), so the check waits for them, at most CLOSE_GRACE_MS; a timer still armed
+ * after that is a leak whatever its delay. The error shows where each one was opened.
  */
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import NodeEnvironment from 'jest-environment-node';
+import { type AsyncHook, createHook } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 
 export const CLOSE_GRACE_MS = 2000;
 
-/** The resource types in `now` that are not in `baseline` (a multiset difference), counted. */
-export function leftOpen(baseline: string[], now: string[]): string[] {
-	const remaining = new Map<string, number>();
-	for (const type of baseline) remaining.set(type, (remaining.get(type) ?? 0) + 1);
-	const extra = new Map<string, number>();
-	for (const type of now) {
-		const left = remaining.get(type) ?? 0;
-		if (left > 0) remaining.set(type, left - 1);
-		else extra.set(type, (extra.get(type) ?? 0) + 1);
-	}
-	return [...extra].map(([type, count]) => (count > 1 ? `${type} x${count}` : type));
+/** async_hooks types of the resources that keep the event loop alive until closed (requests end by themselves). */
+const TRACKED = new Set([
+	'Timeout',
+	'Immediate',
+	'TCPWRAP',
+	'TCPSERVERWRAP',
+	'TLSWRAP',
+	'PIPEWRAP',
+	'PIPESERVERWRAP',
+	'PROCESSWRAP',
+	'UDPWRAP',
+	'SIGNALWRAP',
+	'FSEVENTWRAP',
+	'STATWATCHER',
+	'HTTP2SESSION',
+	'MESSAGEPORT',
+	'WORKER',
+]);
+
+const JEST_FRAME = /node_modules\/(@jest\/|jest-[a-z-]+\/|jest\/)/;
+
+interface Tracked {
+	type: string;
+	resource: { hasRef?: () => boolean };
+	stack: string;
 }
 
-/** Resolves once the open resources are back to `baseline` or `graceMs` have passed; returns what is left. */
-export async function waitForClose(baseline: string[], graceMs = CLOSE_GRACE_MS): Promise<string[]> {
-	const until = Date.now() + graceMs;
-	for (;;) {
-		// Between two checks the event loop turns (closing handles are released in its close phase).
-		await new Promise<void>((resolve) => setImmediate(resolve));
-		const extra = leftOpen(baseline, process.getActiveResourcesInfo());
-		if (!extra.length || Date.now() >= until) return extra;
-		await new Promise<void>((resolve) => setTimeout(resolve, 10).unref());
+/**
+ * Records the resources created from now on and still alive (a timer not yet fired or cleared, a
+ * socket, server or child process not yet closed) and keeping the process alive (ref'd).
+ */
+export class OpenResources {
+	private readonly live = new Map<number, Tracked>();
+
+	private readonly hook: AsyncHook;
+
+	constructor() {
+		this.hook = createHook({
+			init: (asyncId, type, _trigger, resource) => {
+				if (!TRACKED.has(type)) return;
+				const frames = (new Error().stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+				const own = frames.filter(
+					(line) =>
+						!line.includes('(node:') &&
+						!line.includes(' node:') &&
+						!line.includes('open-handles-environment'),
+				);
+				// Jest's own (its reporter's status timer when a single file runs in jest's process) is not the file's.
+				if (own.length && JEST_FRAME.test(own[0])) return;
+				const stack = own.slice(0, 8).join('\n');
+				this.live.set(asyncId, { type, resource: resource as Tracked['resource'], stack });
+			},
+			destroy: (asyncId) => void this.live.delete(asyncId),
+		});
+		this.hook.enable();
 	}
+
+	/** The tracked resources still open and ref'd. */
+	open(): Tracked[] {
+		return [...this.live.values()].filter(({ resource }) => resource.hasRef?.() ?? true);
+	}
+
+	/** Waits until nothing tracked is open, at most `graceMs` (sockets and servers close a loop turn after close()); returns what is left. */
+	async settle(graceMs = CLOSE_GRACE_MS): Promise<Tracked[]> {
+		const until = Date.now() + graceMs;
+		for (;;) {
+			// Between two checks the event loop turns (closing handles are released in its close phase).
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			const open = this.open();
+			if (!open.length || Date.now() >= until) return open;
+			await new Promise<void>((resolve) => setTimeout(resolve, 10).unref());
+		}
+	}
+
+	stop(): void {
+		this.hook.disable();
+	}
+}
+
+/** "Timeout x2, TCPWRAP" */
+export function describeTypes(resources: Array<{ type: string }>): string {
+	const counts = new Map<string, number>();
+	for (const { type } of resources) counts.set(type, (counts.get(type) ?? 0) + 1);
+	return [...counts].map(([type, count]) => (count > 1 ? `${type} x${count}` : type)).join(', ');
 }
 
 export default class OpenHandlesEnvironment extends NodeEnvironment {
-	private readonly baseline = process.getActiveResourcesInfo();
+	private readonly resources = new OpenResources();
 
 	private readonly testPath: string;
 
@@ -56,21 +120,27 @@ export default class OpenHandlesEnvironment extends NodeEnvironment {
 	async teardown(): Promise<void> {
 		await super.teardown();
 		const start = Date.now();
-		const atEnd = leftOpen(this.baseline, process.getActiveResourcesInfo());
-		const extra = await waitForClose(this.baseline);
+		const atEnd = describeTypes(this.resources.open());
+		const left = await this.resources.settle();
+		this.resources.stop();
 		if (process.env.OPEN_HANDLES_LOG) {
 			// Figures for the README: what each file still had open at its end, and how long it took to close.
 			appendFileSync(
 				process.env.OPEN_HANDLES_LOG,
-				`${JSON.stringify({ file: this.testPath, atEnd, closedAfterMs: Date.now() - start, extra })}\n`,
+				`${JSON.stringify({ file: this.testPath, atEnd, closedAfterMs: Date.now() - start, left: left.map((r) => `${r.type}\n${r.stack}`) })}\n`,
 			);
 		}
-		if (extra.length) {
+		if (left.length) {
+			const where = left
+				.map(
+					({ type, stack }) =>
+						`${type}, opened${stack ? `\n${stack}` : ' from node internals only (after an await)'}`,
+				)
+				.join('\n');
 			const error = new Error(
-				`${this.testPath} left open: ${extra.join(', ')} (still there ${CLOSE_GRACE_MS} ms after its last ` +
+				`${this.testPath} left open: ${describeTypes(left)} (still there ${CLOSE_GRACE_MS} ms after its last ` +
 					'afterAll). Close it in the test (server.close(), socket.destroy(), clearTimeout(), ' +
-					'child.kill()...) or in the package code that opened it; `npx jest --detectOpenHandles <file>` ' +
-					'shows where it was created.',
+					`child.kill()...) or in the package code that opened it.\n${where}`,
 			);
 			error.stack = error.message; // the place of the check says nothing about the leak
 			throw error;
