@@ -1,10 +1,10 @@
 /**
  * The jest environment of every test file (jest.config.js): node's, plus a check that the file
- * closed what it opened. When the file is over (its tests and afterAll hooks have run), the
- * process must hold no more timers, sockets, servers, child processes or pending requests than
- * before the file started; otherwise the file fails with "left open: ..." naming the resource
- * types. A leaked handle would keep jest's worker alive after the run (jest then prints "A worker
- * process has failed to exit gracefully" and kills it), or wake up inside the next test file.
+ * closed what it opened. When the file is over (its tests and afterAll hooks have run), no timer,
+ * socket, server, pipe or child process opened while it ran may still be open; otherwise the file
+ * fails with "left open: ..." naming the resource types and where each was opened. A leaked
+ * handle would keep jest's worker alive after the run (jest then prints "A worker process has
+ * failed to exit gracefully" and kills it), or wake up inside the next test file.
  *
  * The resources are tracked one by one with async_hooks from the file's start (counting types
  * with process.getActiveResourcesInfo() is not enough: when a single file runs in jest's own
@@ -12,7 +12,8 @@
  * alive counts (ref'd: an unref'd timer or socket does not). Sockets and servers close
  * asynchronously (the handle is released a turn or two of the event loop after
  * destroy()/close()), so the check waits for them, at most CLOSE_GRACE_MS; a timer still armed
- * after that is a leak whatever its delay. The error shows where each one was opened.
+ * after that is a leak whatever its delay. Reported leaks are unref'd so that they do not also
+ * hold the run.
  */
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import NodeEnvironment from 'jest-environment-node';
