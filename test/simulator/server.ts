@@ -75,6 +75,8 @@ export class Simulator {
 
 	private faults: Array<FaultRule & { remaining: number }> = [];
 
+	private gates: Gate[] = [];
+
 	private server: Server | undefined;
 
 	private sockets = new Set<Socket>();
@@ -118,6 +120,7 @@ export class Simulator {
 	async stop(): Promise<void> {
 		// Background work of endpoints (video task callbacks) ends with the simulator.
 		for (const value of this.state.values()) (value as { stop?: () => void }).stop?.();
+		for (const gate of this.gates.splice(0)) gate.open();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
 		this.server = undefined;
@@ -130,6 +133,18 @@ export class Simulator {
 
 	clearFaults(): void {
 		this.faults = [];
+		for (const gate of this.gates.splice(0)) gate.open();
+	}
+
+	/**
+	 * Holds every request to `path` (after logging it, before answering it) until the gate is
+	 * opened: a test sees how many requests the client has in flight at once without timing them.
+	 * Opened by `open()`, `clearFaults()` or `stop()`.
+	 */
+	hold(path: string | RegExp): Gate {
+		const gate = new Gate(path);
+		this.gates.push(gate);
+		return gate;
 	}
 
 	/** Requests received for a path (string equality or pattern). */
@@ -217,6 +232,7 @@ export class Simulator {
 			}
 			logged.body = body;
 
+			for (const gate of this.gates) if (matchPath(gate.path, path) !== undefined) await gate.pass();
 			const fault = this.takeFault(method, path, [
 				'status',
 				'slow',
@@ -329,6 +345,33 @@ export class Simulator {
 		if (mechanism === 'bearer') return 'Invalid or missing auth token: send "Authorization: Bearer <token>"';
 		if (mechanism === 'apiKey') return 'Invalid or missing API key: send the "x-api-key" header';
 		return 'Invalid or missing API key: send the "x-native-api-key" header';
+	}
+}
+
+/** Requests held by `Simulator.hold()`: how many wait now and at most, until `open()`. */
+export class Gate {
+	waiting = 0;
+
+	maxWaiting = 0;
+
+	private opened = false;
+
+	private readonly held: Array<() => void> = [];
+
+	constructor(readonly path: string | RegExp) {}
+
+	async pass(): Promise<void> {
+		if (this.opened) return;
+		this.waiting += 1;
+		this.maxWaiting = Math.max(this.maxWaiting, this.waiting);
+		await new Promise<void>((resolve) => this.held.push(resolve));
+		this.waiting -= 1;
+	}
+
+	/** Lets the held requests go on, and every later one through. */
+	open(): void {
+		this.opened = true;
+		for (const release of this.held.splice(0)) release();
 	}
 }
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 
 import type { WorkflowJson } from '../harness';
-import { loadWorkflowFile, runWorkflow } from '../harness';
+import { loadWorkflowFile, runWorkflow, until } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
@@ -101,24 +101,34 @@ describe('Account → Get Balance (workflow)', () => {
 	it('10 items with Max Concurrent Requests 3 keep their order and pairedItem, 3 in flight at most', async () => {
 		sim.latencyMs = 60;
 		const inFlight: number[] = [];
-		const result = await runWorkflow(balanceWorkflow({ requestOptions: { maxConcurrency: 3 } }), {
+		// The first wave: the simulator holds the requests unanswered until three are in flight at
+		// once (a client sending one at a time never gets there: the wait fails).
+		const gate = sim.hold('/v1/user/balance');
+		const running = runWorkflow(balanceWorkflow({ requestOptions: { maxConcurrency: 3 } }), {
 			credentials: sim.credentials(),
 			input: items(10),
 		});
+		let firstWave: number;
+		try {
+			await until(() => gate.waiting >= 3, 'three balance requests in flight at once');
+			firstWave = gate.waiting;
+		} finally {
+			gate.open();
+		}
+		const result = await running;
+		expect(firstWave).toBe(3);
 		expect(result.status).toBe('success');
 		const out = result.output(NODE);
 		expect(out).toHaveLength(10);
 		expect(out.map((item) => item.pairedItem)).toEqual(Array.from({ length: 10 }, (_, i) => ({ item: i })));
-		// Requests arrive in waves of three: each arrival time, sorted, is at most
-		// three apart from the one three places later within a latency window.
+		// Never more than three in flight: request i+3 is sent only once one of requests i..i+2 is
+		// answered, which takes the 60 ms latency at least, so it arrives 60 ms after request i or later.
 		const arrivals = sim
 			.requestsTo('/v1/user/balance')
 			.slice(-10)
 			.map((r) => r.at);
 		for (let i = 0; i + 3 < arrivals.length; i++) inFlight.push(arrivals[i + 3] - arrivals[i]);
 		expect(Math.min(...inFlight)).toBeGreaterThanOrEqual(50);
-		const firstWave = arrivals.filter((t) => t - arrivals[0] < 30).length;
-		expect(firstWave).toBe(3);
 	});
 
 	it('a read that meets 429 with Retry-After waits and succeeds', async () => {

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness';
-import { runWorkflow } from '../harness';
+import { runWorkflow, until } from '../harness';
 import { callWebhook } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -185,10 +185,13 @@ describe('Generation Gateway Trigger (webhook)', () => {
 				{ credentials: sim.credentials() },
 			);
 			const id = String(create.output('Create')[0].json.id);
-			const until = Date.now() + 5000;
-			while (!started.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-			await new Promise((r) => setTimeout(r, 100)); // the last delivery is logged once its answer is read
-			const deliveries = videoTasks(sim).deliveries.filter((d) => d.id === id);
+			const mine = () => videoTasks(sim).deliveries.filter((d) => d.id === id);
+			// The simulator logs a delivery once its answer is read: the final one comes last.
+			await until(
+				() => mine().some((d) => d.status === 'completed'),
+				'the answer to the "completed" callback',
+			);
+			const deliveries = mine();
 			expect(deliveries.map((d) => [d.status, d.httpStatus])).toEqual([
 				['pending', 200],
 				['queue', 200],

@@ -3,7 +3,7 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
-import { runWorkflow } from '../harness';
+import { runWorkflow, until } from '../harness';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -40,6 +40,26 @@ async function startWaiting(prompts: string[], parameters: object = {}, settings
 
 describe('Video → Create and Wait, callback mode (workflow)', () => {
 	it('waits without polling and resumes once all 3 tasks called back, order and pairing kept', async () => {
+		// The simulator's clock is the test's: each task ends when the test moves the clock past its
+		// [after:] time, and the next step waits for that callback's answer (the gateway reads it
+		// caused are done by then), so the reads below do not depend on the machine's speed.
+		const tasks = videoTasks(sim);
+		const start = Date.now();
+		let clock = start;
+		tasks.now = () => clock;
+		try {
+			await resumesOnceAllCalledBack((ms) => (clock = start + ms));
+		} finally {
+			tasks.now = () => Date.now();
+		}
+	});
+
+	/** `setClock(ms)` moves the simulator's clock to `ms` after the tasks' creation. */
+	async function resumesOnceAllCalledBack(setClock: (ms: number) => void) {
+		const answered = (id: string, status: string) =>
+			videoTasks(sim).deliveries.some(
+				(d) => d.id === id && d.status === status && d.httpStatus !== undefined,
+			);
 		const waiting = await startWaiting(['slow [after:1200]', 'fast [after:500]', 'mid [after:800]']);
 		expect(waiting.status).toBe('waiting');
 		expect(waiting.waitTill!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
@@ -55,6 +75,19 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			);
 		}
 		expect(polls(ids)).toBe(0);
+		const [slow, fast, mid] = ids;
+		setClock(100); // all three in progress
+		await until(() => ids.every((id) => answered(id, 'in_progress')), 'the in_progress callbacks');
+		expect(polls(ids)).toBe(0);
+		// No poll while waiting: the gateway is read only after a final callback, for the tasks whose
+		// final record no callback has brought yet, stopping at the first one still running.
+		setClock(500); // fast ends: reads slow, running
+		await until(() => answered(fast, 'completed'), 'the answer to the completed callback of "fast"');
+		expect(polls(ids)).toBe(1);
+		setClock(800); // mid ends: reads slow, running
+		await until(() => answered(mid, 'completed'), 'the answer to the completed callback of "mid"');
+		expect(polls(ids)).toBe(2);
+		setClock(1200); // slow ends: no read, the three final records came with the callbacks; it resumes
 
 		const done = await n8n.finished(waiting.executionId);
 		expect(done.status).toBe('success');
@@ -65,17 +98,13 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			expect(item.json).toMatchObject({ status: 'completed', waitInfo: { mode: 'callback', polls: 0 } });
 		}
 		expect(done.output('After').map((item) => item.json.id)).toEqual(ids);
-		// No poll while waiting: the gateway was read only after final callbacks, for tasks
-		// whose final record no callback had brought yet, stopping at the first one still
-		// running (fast: reads slow, running; mid: reads slow, running; slow: no read, the
-		// three records came with the callbacks).
 		expect(polls(ids)).toBe(2);
 		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
 		expect(mine.filter((d) => d.resumed)).toHaveLength(1);
-		expect((mine.find((d) => d.resumed)!.request as { id: string }).id).toBe(ids[0]);
+		expect((mine.find((d) => d.resumed)!.request as { id: string }).id).toBe(slow);
 		// Non-final callbacks (queue, in_progress) were answered 200 and kept it waiting.
 		expect(mine.filter((d) => !d.resumed && d.status === 200).length).toBeGreaterThanOrEqual(4);
-	});
+	}
 
 	it('an early (non-final) callback is answered 200 and the execution keeps waiting, without reads', async () => {
 		const waiting = await startWaiting(['long [after:600000]']);

@@ -1,0 +1,159 @@
+/**
+ * The jest environment of every test file (jest.config.js): node's, plus a check that the file
+ * closed what it opened. When the file is over (its tests and afterAll hooks have run), no timer,
+ * socket, server, pipe or child process opened while it ran may still be open; otherwise the file
+ * fails with "left open: ..." naming the resource types and where each was opened. A leaked
+ * handle would keep jest's worker alive after the run (jest then prints "A worker process has
+ * failed to exit gracefully" and kills it), or wake up inside the next test file.
+ *
+ * The resources are tracked one by one with async_hooks from the file's start (counting types
+ * with process.getActiveResourcesInfo() is not enough: when a single file runs in jest's own
+ * process, jest's timers come and go and hide one of the file's). Only what keeps the event loop
+ * alive counts (ref'd: an unref'd timer or socket does not). Sockets and servers close
+ * asynchronously (the handle is released a turn or two of the event loop after
+ * destroy()/close()), so the check waits for them, at most CLOSE_GRACE_MS; a timer still armed
+ * after that is a leak whatever its delay. Reported leaks are unref'd so that they do not also
+ * hold the run.
+ */
+import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
+import NodeEnvironment from 'jest-environment-node';
+import { type AsyncHook, createHook } from 'node:async_hooks';
+import { appendFileSync } from 'node:fs';
+
+export const CLOSE_GRACE_MS = 2000;
+
+/**
+ * async_hooks types of the resources that keep the event loop alive until closed: timers and
+ * libuv handles (each has hasRef()). A TLS connection is its TCPWRAP; requests (fs, dns...)
+ * end by themselves.
+ */
+const TRACKED = new Set([
+	'Timeout',
+	'Immediate',
+	'TCPWRAP',
+	'TCPSERVERWRAP',
+	'PIPEWRAP',
+	'PIPESERVERWRAP',
+	'PROCESSWRAP',
+	'UDPWRAP',
+	'SIGNALWRAP',
+	'FSEVENTWRAP',
+	'STATWATCHER',
+	'MESSAGEPORT',
+]);
+
+const JEST_FRAME = /node_modules\/(@jest\/|jest-[a-z-]+\/|jest\/)/;
+
+interface Tracked {
+	type: string;
+	resource: { hasRef?: () => boolean; unref?: () => unknown };
+	stack: string;
+}
+
+/**
+ * Records the resources created from now on and still alive (a timer not yet fired or cleared, a
+ * socket, server or child process not yet closed) and keeping the process alive (ref'd).
+ */
+export class OpenResources {
+	private readonly live = new Map<number, Tracked>();
+
+	private readonly hook: AsyncHook;
+
+	constructor() {
+		this.hook = createHook({
+			init: (asyncId, type, _trigger, resource) => {
+				if (!TRACKED.has(type)) return;
+				const frames = (new Error().stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+				const own = frames.filter(
+					(line) =>
+						!line.includes('(node:') &&
+						!line.includes(' node:') &&
+						!line.includes('open-handles-environment'),
+				);
+				// Jest's own (its reporter's status timer when a single file runs in jest's process) is not the file's.
+				if (own.length && JEST_FRAME.test(own[0])) return;
+				const stack = own.slice(0, 8).join('\n');
+				this.live.set(asyncId, { type, resource: resource as Tracked['resource'], stack });
+			},
+			destroy: (asyncId) => void this.live.delete(asyncId),
+		});
+		this.hook.enable();
+	}
+
+	/** The tracked resources still open and ref'd. */
+	open(): Tracked[] {
+		return [...this.live.values()].filter(({ resource }) => resource.hasRef?.() ?? true);
+	}
+
+	/** Waits until nothing tracked is open, at most `graceMs` (sockets and servers close a loop turn after close()); returns what is left. */
+	async settle(graceMs = CLOSE_GRACE_MS): Promise<Tracked[]> {
+		const until = Date.now() + graceMs;
+		for (;;) {
+			// Between two checks the event loop turns (closing handles are released in its close phase).
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			const open = this.open();
+			if (!open.length || Date.now() >= until) return open;
+			await new Promise<void>((resolve) => setTimeout(resolve, 10).unref());
+		}
+	}
+
+	stop(): void {
+		this.hook.disable();
+	}
+}
+
+/** "Timeout x2, TCPWRAP" */
+export function describeTypes(resources: Array<{ type: string }>): string {
+	const counts = new Map<string, number>();
+	for (const { type } of resources) counts.set(type, (counts.get(type) ?? 0) + 1);
+	return [...counts].map(([type, count]) => (count > 1 ? `${type} x${count}` : type)).join(', ');
+}
+
+export default class OpenHandlesEnvironment extends NodeEnvironment {
+	private readonly resources = new OpenResources();
+
+	private readonly testPath: string;
+
+	constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
+		super(config, context);
+		this.testPath = context.testPath;
+	}
+
+	private checked = false;
+
+	async teardown(): Promise<void> {
+		await super.teardown();
+		// jest calls teardown() again when it threw: the file was checked (and failed) once.
+		if (this.checked) return;
+		this.checked = true;
+		const start = Date.now();
+		const atEnd = describeTypes(this.resources.open());
+		const left = await this.resources.settle();
+		this.resources.stop();
+		if (process.env.OPEN_HANDLES_LOG) {
+			// Figures for the README: what each file still had open at its end, and how long it took to close.
+			appendFileSync(
+				process.env.OPEN_HANDLES_LOG,
+				`${JSON.stringify({ file: this.testPath, atEnd, closedAfterMs: Date.now() - start, left: left.map((r) => `${r.type}\n${r.stack}`) })}\n`,
+			);
+		}
+		if (left.length) {
+			const where = left
+				.map(
+					({ type, stack }) =>
+						`${type}, opened${stack ? `\n${stack}` : ' from node internals only (after an await)'}`,
+				)
+				.join('\n');
+			const error = new Error(
+				`${this.testPath} left open: ${describeTypes(left)} (still there ${CLOSE_GRACE_MS} ms after its last ` +
+					'afterAll). Close it in the test (server.close(), socket.destroy(), clearTimeout(), ' +
+					`child.kill()...) or in the package code that opened it.\n${where}`,
+			);
+			error.stack = error.message; // the place of the check says nothing about the leak
+			// Reported: it must not hold the run too (in band it lives in jest's own process, which
+			// would never exit). unref() closes nothing, it only stops keeping the process alive.
+			for (const { resource } of left) resource.unref?.();
+			throw error;
+		}
+	}
+}

@@ -1,0 +1,142 @@
+/**
+ * The open-handle check of every test file (test/harness/open-handles-environment.ts): its
+ * counting, its wait for closing handles, and, end to end, a jest run in a child process where
+ * one test file leaks a timer, a server and a child process: jest must fail (non-zero exit)
+ * naming that file and what it left open, pass the file that closes the same things, and end
+ * by itself (the leaked handles are unref'd once reported).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { describeTypes, OpenResources } from '../../harness/open-handles-environment';
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+
+describe('describeTypes', () => {
+	it.each([
+		{ types: [], text: '' },
+		{ types: ['Timeout'], text: 'Timeout' },
+		{ types: ['Timeout', 'TCPWRAP', 'Timeout'], text: 'Timeout x2, TCPWRAP' },
+		{
+			types: ['TCPSERVERWRAP', 'PROCESSWRAP', 'PIPEWRAP', 'PIPEWRAP'],
+			text: 'TCPSERVERWRAP, PROCESSWRAP, PIPEWRAP x2',
+		},
+	])('$types -> "$text"', ({ types, text }) => {
+		expect(describeTypes(types.map((type) => ({ type })))).toBe(text);
+	});
+});
+
+describe('OpenResources', () => {
+	it('lists a listening server until it has released its handle, then nothing', async () => {
+		const resources = new OpenResources();
+		try {
+			const server = createServer();
+			await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+			expect(resources.open().map((r) => r.type)).toEqual(['TCPSERVERWRAP']);
+			server.close();
+			expect(await resources.settle(10_000)).toEqual([]);
+		} finally {
+			resources.stop();
+		}
+	});
+
+	it('names a timer still armed after the grace period, and where it was set', async () => {
+		const resources = new OpenResources();
+		const timer = setTimeout(() => undefined, 60_000);
+		try {
+			const [left, ...more] = await resources.settle(50);
+			expect(more).toEqual([]);
+			expect(left.type).toBe('Timeout');
+			expect(left.stack.split('\n')[0]).toContain('open-handles.test.ts');
+		} finally {
+			clearTimeout(timer);
+		}
+		expect(await resources.settle(50)).toEqual([]);
+		resources.stop();
+	});
+
+	it('does not count an unref’d timer (it does not keep the process alive) nor one opened before', async () => {
+		const before = setTimeout(() => undefined, 60_000);
+		const resources = new OpenResources();
+		const timer = setTimeout(() => undefined, 60_000).unref();
+		try {
+			expect(await resources.settle(50)).toEqual([]);
+		} finally {
+			clearTimeout(timer);
+			clearTimeout(before);
+			resources.stop();
+		}
+	});
+});
+
+describe('the check in a jest run (child process)', () => {
+	let dir: string;
+	beforeAll(() => {
+		dir = mkdtempSync(join(tmpdir(), 'open-handles-'));
+		// The leaking child process ends by itself after 20 s: nothing outlives the test for long.
+		const opens = `
+			const { createServer } = require('node:http');
+			const { spawn } = require('node:child_process');
+			const open = async () => {
+				const timer = setTimeout(() => undefined, 20000);
+				const server = createServer();
+				await new Promise((done) => server.listen(0, '127.0.0.1', done));
+				const child = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 20000)'], { stdio: 'ignore' });
+				return { timer, server, child };
+			};`;
+		writeFileSync(
+			join(dir, 'leak.test.js'),
+			`${opens}\nit('opens and leaves', async () => { await open(); });\n`,
+		);
+		writeFileSync(
+			join(dir, 'clean.test.js'),
+			`${opens}\nit('opens and closes', async () => {
+				const { timer, server, child } = await open();
+				clearTimeout(timer);
+				await new Promise((done) => server.close(done));
+				await new Promise((done) => { child.on('exit', done); child.kill(); });
+			});\n`,
+		);
+		const config = {
+			rootDir: dir,
+			testEnvironment: join(ROOT, 'test', 'harness', 'open-handles-environment.ts'),
+			testMatch: ['**/*.test.js'],
+			maxWorkers: 2, // as in the suite: each file in a jest worker
+			transform: {
+				'^.+\\.ts$': [require.resolve('ts-jest'), { tsconfig: join(ROOT, 'tsconfig.test.json') }],
+			},
+		};
+		writeFileSync(join(dir, 'jest.config.json'), JSON.stringify(config));
+	});
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it('fails the run, naming the leaking file and what it left open; the clean file passes', () => {
+		const run = spawnSync(
+			process.execPath,
+			[
+				require.resolve('jest/bin/jest'),
+				'--config',
+				join(dir, 'jest.config.json'),
+				'--ci',
+				'--cacheDirectory',
+				join(dir, 'cache'),
+			],
+			{
+				cwd: ROOT,
+				encoding: 'utf8',
+				timeout: 50_000,
+				env: { ...process.env, FORCE_COLOR: '0', OPEN_HANDLES_LOG: '', WORKER_EXIT_TRACE: '' },
+			},
+		);
+		const output = `${run.stdout}${run.stderr}`;
+		expect(run.error).toBeUndefined();
+		expect(run.status).toBe(1);
+		expect(output).toMatch(/PASS \S*clean\.test\.js/);
+		expect(output).toMatch(/FAIL \S*leak\.test\.js/);
+		expect(output).toMatch(/leak\.test\.js left open: (?=.*Timeout)(?=.*TCPSERVERWRAP)(?=.*PROCESSWRAP)/);
+		expect(output).toContain('Test Suites: 1 failed, 1 passed, 2 total');
+	}, 60_000);
+});
