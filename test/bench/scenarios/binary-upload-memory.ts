@@ -16,9 +16,7 @@
  * live memory samples heap + buffers every 2 ms after a full collection, i.e.
  * what the code really holds.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
@@ -26,44 +24,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { WorkflowJson } from '../../harness';
 import { disposeHarness, registerNodeType, runWorkflow } from '../../harness';
 import { startSimulator } from '../../simulator/server';
-import { join } from 'node:path';
+import type { Peaks } from '../memory';
+import { measurePeaks, runMeasuringChild } from '../memory';
 
 export const title = 'peak memory for sending one 20 MB binary as base64 in a JSON body';
 
 const MB = 1024 * 1024;
 const FILE_BYTES = 20 * MB;
-
-const status = (field: string) =>
-	Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-
-interface Measure {
-	peakRss: number;
-	peakLive: number;
-}
-
-async function measure(work: () => Promise<void>): Promise<Measure> {
-	const gc = (globalThis as { gc?: () => void }).gc!;
-	const used = () => {
-		const m = process.memoryUsage();
-		return m.heapUsed + m.external;
-	};
-	gc();
-	gc();
-	const baseRss = status('VmRSS');
-	const baseLive = used();
-	writeFileSync('/proc/self/clear_refs', '5');
-	let peak = baseLive;
-	const sampler = setInterval(() => {
-		gc();
-		peak = Math.max(peak, used());
-	}, 2);
-	try {
-		await work();
-	} finally {
-		clearInterval(sampler);
-	}
-	return { peakRss: status('VmHWM') - baseRss, peakLive: Math.max(peak, used()) - baseLive };
-}
 
 /** Stores `size` bytes with a PNG signature as binary `data` (n8n's filesystem mode: on disk, not in the item). */
 function pictureMaker(size: number): INodeType {
@@ -163,8 +130,8 @@ async function child(url: string, token: string): Promise<void> {
 	};
 	await send(await storedPicture(1024)); // warm-up: engine, node, HTTP agent
 	const picture = await storedPicture(FILE_BYTES);
-	const node = await measure(async () => await send(picture));
-	const naive = await measure(async () => {
+	const node = await measurePeaks(async () => await send(picture), true);
+	const naive = await measurePeaks(async () => {
 		const bytes = randomBytes(FILE_BYTES); // the file, read into memory
 		const body = {
 			model: 'vidA-2.5',
@@ -175,7 +142,7 @@ async function child(url: string, token: string): Promise<void> {
 		};
 		const sent = Buffer.from(JSON.stringify(body));
 		if (sent.length < FILE_BYTES) throw new Error('naive: no body');
-	});
+	}, true);
 	process.stdout.write(`RESULT ${JSON.stringify({ node, naive })}\n`);
 	disposeHarness();
 }
@@ -183,26 +150,19 @@ async function child(url: string, token: string): Promise<void> {
 export async function run(): Promise<Record<string, string | number>> {
 	const sim = await startSimulator();
 	try {
-		const root = join(__dirname, '..', '..', '..');
-		const proc = spawn(
-			process.execPath,
-			['--expose-gc', '-r', 'ts-node/register/transpile-only', __filename, sim.url, sim.keys.bearer],
-			{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-		);
-		let output = '';
-		for await (const chunk of proc.stdout) output += String(chunk);
-		const line = /RESULT (.*)/.exec(output);
-		if (!line) throw new Error(`child failed: ${output.slice(-500)}`);
-		const { node, naive } = JSON.parse(line[1]) as Record<'node' | 'naive', Measure>;
+		const { node, naive } = await runMeasuringChild<Record<'node' | 'naive', Peaks>>(__filename, [
+			sim.url,
+			sim.keys.bearer,
+		]);
 		const ratio = (n: number) => `${(n / FILE_BYTES).toFixed(2)}x`;
 		return {
 			'file size (MB)': (FILE_BYTES / MB).toFixed(1),
 			'node (read the binary, build and send the request): peak live memory / file size': ratio(
-				node.peakLive,
+				node.peakHeap,
 			),
 			'node: peak RSS / file size': ratio(node.peakRss),
 			'naive (file, base64 string, data URL, JSON.stringify, Buffer): peak live memory / file size': ratio(
-				naive.peakLive,
+				naive.peakHeap,
 			),
 			'naive: peak RSS / file size': ratio(naive.peakRss),
 		};

@@ -14,61 +14,20 @@
  * JS heap + buffers peak is sampled every 2 ms as a second figure. The same
  * child then measures the naive decode of the same answer for comparison.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
 
 import { disposeHarness, readBinary, runWorkflow } from '../../harness';
 import { imageState } from '../../simulator/routes/image';
 import { startSimulator } from '../../simulator/server';
 import { IMAGE_NODE, imageWorkflow, model } from '../../workflow/image-workflow';
+import type { Peaks } from '../memory';
+import { measurePeaks, runMeasuringChild } from '../memory';
 
 export const title = 'peak memory for one 20 MB image returned as Base64';
 
 /** 3840x1824 random RGB pixels stored uncompressed: a 21.0 MB PNG (20.0 MiB). */
 const SIZE = '3840x1824';
 const MB = 1024 * 1024;
-
-const status = (field: string) =>
-	Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-
-interface Measure {
-	peakRss: number;
-	peakHeap: number;
-}
-
-/**
- * Runs `work` and returns the peaks above the baseline measured just before
- * it. With `live`, every sample first forces a full collection, so the peak is
- * what the code really holds (copies kept), not garbage V8 has not collected
- * yet: V8 collects lazily, e.g. the 64 KB network chunks (external memory)
- * only once about 64 MB of them have piled up.
- */
-async function measure(work: () => Promise<void>, live = false): Promise<Measure> {
-	const gc = (globalThis as { gc?: () => void }).gc!;
-	gc();
-	gc();
-	const used = () => {
-		const m = process.memoryUsage();
-		return m.heapUsed + m.external;
-	};
-	const baseRss = status('VmRSS');
-	const baseHeap = used();
-	writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
-	let peakHeap = baseHeap;
-	const sampler = setInterval(() => {
-		if (live) gc();
-		peakHeap = Math.max(peakHeap, used());
-	}, 2);
-	try {
-		await work();
-	} finally {
-		clearInterval(sampler);
-	}
-	peakHeap = Math.max(peakHeap, used());
-	return { peakRss: status('VmHWM') - baseRss, peakHeap: peakHeap - baseHeap };
-}
 
 function fetchText(url: string, token: string, body: object): Promise<string> {
 	return new Promise((resolve, reject) => {
@@ -93,16 +52,16 @@ async function child(url: string, token: string): Promise<void> {
 	await runWorkflow(workflow('256x256'), { credentials }); // warm-up: engine, node, HTTP agent
 	let imageBytes = 0;
 	let binary: Parameters<typeof readBinary>[0] | undefined;
-	const node = await measure(async () => {
+	const node = await measurePeaks(async () => {
 		const result = await runWorkflow(workflow(SIZE), { credentials });
 		if (result.status !== 'success') throw new Error(`run failed: ${result.error?.message}`);
 		binary = result.output(IMAGE_NODE)[0].binary!.data;
 	});
-	const nodeLive = await measure(async () => {
+	const nodeLive = await measurePeaks(async () => {
 		const result = await runWorkflow(workflow(SIZE), { credentials });
 		if (result.status !== 'success') throw new Error(`run failed: ${result.error?.message}`);
 	}, true);
-	const naive = await measure(async () => {
+	const naive = await measurePeaks(async () => {
 		const text = await fetchText(`${url}/v1/images/generations`, token, {
 			model: 'imagegen-2',
 			prompt: 'noise',
@@ -112,7 +71,7 @@ async function child(url: string, token: string): Promise<void> {
 		const bytes = Buffer.from(json.data[0].b64_json, 'base64');
 		if (bytes.length < MB) throw new Error('naive decode: no image');
 	});
-	const naiveLive = await measure(async () => {
+	const naiveLive = await measurePeaks(async () => {
 		const text = await fetchText(`${url}/v1/images/generations`, token, {
 			model: 'imagegen-2',
 			prompt: 'noise',
@@ -130,20 +89,9 @@ export async function run(): Promise<Record<string, string | number>> {
 	const sim = await startSimulator();
 	imageState(sim).noise = true;
 	try {
-		const root = join(__dirname, '..', '..', '..');
-		const proc = spawn(
-			process.execPath,
-			['--expose-gc', '-r', 'ts-node/register/transpile-only', __filename, sim.url, sim.keys.bearer],
-			{ cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-		);
-		let output = '';
-		for await (const chunk of proc.stdout) output += String(chunk);
-		const line = /RESULT (.*)/.exec(output);
-		if (!line) throw new Error(`child failed: ${output.slice(-500)}`);
-		const { imageBytes, node, naive, nodeLive, naiveLive } = JSON.parse(line[1]) as Record<
-			'node' | 'naive' | 'nodeLive' | 'naiveLive',
-			Measure
-		> & { imageBytes: number };
+		const { imageBytes, node, naive, nodeLive, naiveLive } = await runMeasuringChild<
+			Record<'node' | 'naive' | 'nodeLive' | 'naiveLive', Peaks> & { imageBytes: number }
+		>(__filename, [sim.url, sim.keys.bearer]);
 		const ratio = (bytes: number) => `${(bytes / imageBytes).toFixed(2)}x`;
 		return {
 			'image size (MB)': (imageBytes / MB).toFixed(1),
