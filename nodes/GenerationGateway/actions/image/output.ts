@@ -4,6 +4,7 @@ import { NodeOperationError, fileTypeFromMimeType } from 'n8n-workflow';
 import type { IncomingImage } from './result';
 import { imageBinaryAsDataUrl } from './wireNames';
 import type { MediaType } from '../../../shared/binary';
+import { operationError } from '../../../shared/errors';
 import { MEDIA_BY_FORMAT, sniffMediaType, storeBinaryPieces } from '../../../shared/binary';
 
 /**
@@ -129,7 +130,8 @@ export async function downloadImage(
 			.trim();
 		return { bytes, contentType: contentType || undefined };
 	} catch (error) {
-		throw new NodeOperationError(
+		// operationError: the cause may name a Node error code, which n8n would swap for its retry advice.
+		throw operationError(
 			ctx.getNode(),
 			`Could not download image ${position + 1} from ${url}: ${(error as Error).message}`,
 			{
