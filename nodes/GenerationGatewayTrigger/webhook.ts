@@ -1,11 +1,16 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoTask';
+import { isTerminalStatus, readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoTask';
 import { gatewayRequest } from '../shared/transport';
 
-/** Answers with a status and a small JSON body, starting nothing. */
+/** Seconds a callback answered 503 is asked to wait before it is sent again. */
+export const TRIGGER_RETRY_AFTER_SECONDS = 30;
+
+/** Answers with a status and a small JSON body, starting nothing; a 503 asks to be called again. */
 function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
-	ctx.getResponseObject().status(status).json(body);
+	const res = ctx.getResponseObject();
+	if (status === 503) res.setHeader('Retry-After', String(TRIGGER_RETRY_AFTER_SECONDS));
+	res.status(status).json(body);
 	return { noWebhookResponse: true };
 }
 
@@ -41,10 +46,10 @@ export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebho
 			(error: { httpCode?: string }) => ({ failedWith: Number(error.httpCode) || 0 }),
 		);
 		if ('failedWith' in confirmed) {
-			// A task the gateway does not know is refused; a gateway we cannot reach gets a 5xx so a
+			// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a
 			// retrying sender tries again later.
 			const known = confirmed.failedWith === 404;
-			return answer(ctx, known ? 404 : 502, {
+			return answer(ctx, known ? 404 : 503, {
 				error: known
 					? `The gateway does not know task ${claim.id}`
 					: `Could not confirm task ${claim.id} now`,
@@ -52,6 +57,13 @@ export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebho
 		}
 		if (confirmed.id !== claim.id) {
 			return answer(ctx, 404, { error: `The gateway does not confirm task ${claim.id}` });
+		}
+		// A final status the gateway does not show yet (its reads may lag behind its callbacks):
+		// a 200 would stop the sender's retries and the workflow would never start for it.
+		if (isTerminalStatus(claim.status) && !isTerminalStatus(confirmed.status)) {
+			return answer(ctx, 503, {
+				error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it reads "${String(confirmed.status)}". Send the callback again later.`,
+			});
 		}
 		record = confirmed;
 	}

@@ -57,7 +57,7 @@ export interface WebhookAnswer {
 	/** What webhook() returned. */
 	result: IWebhookResponseData;
 	/** What the node wrote to the response itself (noWebhookResponse), if anything. */
-	response?: { status: number; body: unknown };
+	response?: { status: number; body: unknown; headers: Record<string, string> };
 	staticData: IDataObject;
 }
 
@@ -167,7 +167,9 @@ export async function callWebhook(
 	const result = await nodeType.webhook!.call(context);
 	return {
 		result,
-		response: written.ended ? { status: written.status, body: written.body } : undefined,
+		response: written.ended
+			? { status: written.status, body: written.body, headers: written.headers }
+			: undefined,
 		staticData: workflow.staticData as IDataObject,
 	};
 }
@@ -277,6 +279,12 @@ export class WaitingExecutions {
 				resolve(result);
 			});
 		});
+	}
+
+	/** The execution's end if it is no longer waiting, else undefined (nothing is awaited). */
+	finishedNow(executionId: string): RunResult | undefined {
+		const row = this.rows.get(executionId);
+		return row?.status === 'ended' ? row.result : undefined;
 	}
 
 	/** One request to `/webhook-waiting/<executionId>[/<suffix>]`. */

@@ -83,7 +83,10 @@ describe('Generation Gateway Trigger (webhook)', () => {
 
 	it('answers 400 for a body that is not a task callback', async () => {
 		const answer = await deliver({ hello: 'world' });
-		expect(answer.response).toEqual({ status: 400, body: { error: '"id" must be a non-empty string' } });
+		expect(answer.response).toMatchObject({
+			status: 400,
+			body: { error: '"id" must be a non-empty string' },
+		});
 		expect(answer.result.workflowData).toBeUndefined();
 	});
 
@@ -112,6 +115,41 @@ describe('Generation Gateway Trigger (webhook)', () => {
 		expect(answer.result.workflowData).toBeUndefined();
 	});
 
+	it.each<[string, (id: string) => void, number, RegExp]>([
+		[
+			"a final status the gateway's read does not show yet (its reads lag behind its callbacks)",
+			(id) => videoTasks(sim).staleReads.set(id, 1),
+			503,
+			/^The gateway does not confirm yet that task \S+ is completed: it reads "in_progress"/,
+		],
+		[
+			'the gateway failing on every attempt of the confirmation read',
+			(id) =>
+				sim.inject({
+					path: `/v1/videos/${id}`,
+					method: 'GET',
+					times: 3,
+					fault: { kind: 'status', status: 502 },
+				}),
+			503,
+			/^Could not confirm task \S+ now$/,
+		],
+	])(
+		'%s: 503 with Retry-After (never a 200 that stops the retries), no workflow start; the retry starts it',
+		async (_name, fault, status, error) => {
+			const record = completedTask();
+			fault(String(record.id));
+			const first = await deliver(record);
+			expect(first.response?.status).toBe(status);
+			expect(first.response?.headers['retry-after']).toBe('30');
+			expect(String((first.response?.body as { error: string }).error)).toMatch(error);
+			expect(first.result.workflowData).toBeUndefined();
+			// The sender calls again: now confirmed, the workflow starts with the gateway's record.
+			const again = await deliver(record, { staticData: first.staticData });
+			expect(again.result.workflowData?.[0][0].json).toMatchObject({ id: record.id, status: 'completed' });
+		},
+	);
+
 	it('without confirmation emits the body as received', async () => {
 		const body = { id: 'video_unconfirmed', status: 'failed', prompt: 'p' };
 		const answer = await deliver(body, { params: { confirm: false } });
@@ -120,7 +158,7 @@ describe('Generation Gateway Trigger (webhook)', () => {
 
 	it('filters by status (default: terminal states) and answers 200 for the others', async () => {
 		const ignored = await deliver({ id: 'video_x', status: 'in_progress' }, { params: { confirm: false } });
-		expect(ignored.response).toEqual({
+		expect(ignored.response).toMatchObject({
 			status: 200,
 			body: { received: true, ignored: 'status in_progress' },
 		});
@@ -136,7 +174,10 @@ describe('Generation Gateway Trigger (webhook)', () => {
 		const first = await deliver(record);
 		expect(first.result.workflowData).toHaveLength(1);
 		const again = await deliver(record, { staticData: first.staticData });
-		expect(again.response).toEqual({ status: 200, body: { received: true, ignored: 'duplicate delivery' } });
+		expect(again.response).toMatchObject({
+			status: 200,
+			body: { received: true, ignored: 'duplicate delivery' },
+		});
 		expect(again.result.workflowData).toBeUndefined();
 	});
 

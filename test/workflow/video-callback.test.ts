@@ -74,20 +74,22 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 				new RegExp(`^${n8n.url}/webhook-waiting/${waiting.executionId}\\?signature=\\w+`),
 			);
 		}
-		expect(polls(ids)).toBe(0);
+		// One read of each task as the wait begins (a task may have ended before n8n saved the
+		// execution as waiting, and its callback would then be lost), then none until a final callback.
+		expect(polls(ids)).toBe(3);
 		const [slow, fast, mid] = ids;
 		setClock(100); // all three in progress
 		await until(() => ids.every((id) => answered(id, 'in_progress')), 'the in_progress callbacks');
-		expect(polls(ids)).toBe(0);
-		// No poll while waiting: the gateway is read only after a final callback, for the tasks whose
-		// final record no callback has brought yet, stopping at the first one still running.
-		setClock(500); // fast ends: reads slow, running
+		expect(polls(ids)).toBe(3);
+		// A final callback reads its own task (a read that began after it arrived: never a callback
+		// body), then the others in item order, stopping at the first one still running.
+		setClock(500); // fast ends: reads fast (completed), then slow (running)
 		await until(() => answered(fast, 'completed'), 'the answer to the completed callback of "fast"');
-		expect(polls(ids)).toBe(1);
-		setClock(800); // mid ends: reads slow, running
+		expect(polls(ids)).toBe(5);
+		setClock(800); // mid ends: reads mid (completed), then slow (running); fast is known final
 		await until(() => answered(mid, 'completed'), 'the answer to the completed callback of "mid"');
-		expect(polls(ids)).toBe(2);
-		setClock(1200); // slow ends: no read, the three final records came with the callbacks; it resumes
+		expect(polls(ids)).toBe(7);
+		setClock(1200); // slow ends: reads slow; fast and mid are known final; it resumes
 
 		const done = await n8n.finished(waiting.executionId);
 		expect(done.status).toBe('success');
@@ -98,7 +100,8 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			expect(item.json).toMatchObject({ status: 'completed', waitInfo: { mode: 'callback', polls: 0 } });
 		}
 		expect(done.output('After').map((item) => item.json.id)).toEqual(ids);
-		expect(polls(ids)).toBe(2);
+		// Each task read exactly once after its final status.
+		expect(polls(ids)).toBe(8);
 		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
 		expect(mine.filter((d) => d.resumed)).toHaveLength(1);
 		expect((mine.find((d) => d.resumed)!.request as { id: string }).id).toBe(slow);
@@ -106,7 +109,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		expect(mine.filter((d) => !d.resumed && d.status === 200).length).toBeGreaterThanOrEqual(4);
 	}
 
-	it('an early (non-final) callback is answered 200 and the execution keeps waiting, without reads', async () => {
+	it('an early (non-final) callback is answered 200 without reads; an unconfirmed final one 503', async () => {
 		const waiting = await startWaiting(['long [after:600000]']);
 		const id = String(waiting.output(NODE)[0].json.id);
 		const query = { signature: waiting.runExecutionData.resumeToken! };
@@ -121,17 +124,22 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			body: { waiting: `task ${id} is in_progress` },
 		});
 		expect(answer.execution.status).toBe('waiting');
-		// A false "completed" claim is checked with the gateway: still running, so still waiting.
+		// A "completed" claim the gateway does not confirm: 503 + Retry-After (the gateway calls
+		// again), still waiting.
 		const claimed = await deliverToWaiting(
 			waiting,
 			{ query, body: { id, status: 'completed' } },
 			{ credentials: sim.credentials(), instanceBaseUrl: n8n.url },
 		);
-		expect(claimed).toMatchObject({ status: 200, resumed: false });
-		expect(String((claimed.body as { waiting: string }).waiting)).toMatch(
-			new RegExp(`^task ${id} is (pending|queue|in_progress)$`),
+		expect(claimed).toMatchObject({ status: 503, resumed: false, headers: { 'retry-after': '30' } });
+		expect(String((claimed.body as { error: string }).error)).toMatch(
+			new RegExp(
+				`^The gateway does not confirm yet that task ${id} is completed: it reads "(pending|queue|in_progress)"`,
+			),
 		);
-		expect(polls([id])).toBe(1);
+		expect(claimed.execution.status).toBe('waiting');
+		// The read as the wait began, and the one that checked the claim.
+		expect(polls([id])).toBe(2);
 	});
 
 	it('ignores a callback for a task of another execution, refuses a malformed body and a wrong signature', async () => {

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { readRequestSettings } from './descriptions';
+import { withCreatedTasks } from './paidWork';
 import { findOperation } from './resources';
 import { runsAsTool, toolItem } from './tool';
 
@@ -37,28 +38,51 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	// A tool call cannot put the execution to wait: Create and Wait polls, and errors become readable items.
 	const asTool = runsAsTool(this);
-	const whole = asTool ? undefined : await module.executeAll?.(this);
-	if (whole) return whole;
 	const { maxConcurrency } = readRequestSettings(this, 0);
 	const continueOnFail = asTool || this.continueOnFail();
+	const errorItem = (error: Error, itemIndex: number): INodeExecutionData => {
+		const description = (error as NodeOperationError).description;
+		return {
+			json: { error: error.message, ...(description ? { errorDescription: description } : {}) },
+			pairedItem: { item: itemIndex },
+		};
+	};
 
-	const perItem = await mapWithConcurrency(items.length, maxConcurrency, async (itemIndex) => {
-		try {
-			const output = (await module.execute.call(this, itemIndex)).map((item) =>
-				asTool ? toolItem(item) : item,
-			);
-			return output.map((item) => ({ ...item, pairedItem: item.pairedItem ?? { item: itemIndex } }));
-		} catch (error) {
-			const wrapped = withItemIndex(this, error, itemIndex);
-			if (!continueOnFail) throw wrapped;
-			const description = (wrapped as NodeOperationError).description;
-			return [
-				{
-					json: { error: wrapped.message, ...(description ? { errorDescription: description } : {}) },
-					pairedItem: { item: itemIndex },
-				},
-			];
+	// Operations that start paid work check every item before the first request: a refusal of
+	// item 3 must not come after items 0-2 were created and charged.
+	const refused = new Map<number, Error>();
+	if (module.check) {
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				await module.check.call(this, itemIndex);
+			} catch (error) {
+				const wrapped = withItemIndex(this, error, itemIndex);
+				if (!continueOnFail) throw wrapped;
+				refused.set(itemIndex, wrapped);
+			}
 		}
-	});
-	return [perItem.flat()];
+	}
+
+	try {
+		const whole = asTool ? undefined : await module.executeAll?.(this, refused);
+		if (whole) return whole;
+		const perItem = await mapWithConcurrency(items.length, maxConcurrency, async (itemIndex) => {
+			const refusal = refused.get(itemIndex);
+			if (refusal) return [errorItem(refusal, itemIndex)];
+			try {
+				const output = (await module.execute.call(this, itemIndex)).map((item) =>
+					asTool ? toolItem(item) : item,
+				);
+				return output.map((item) => ({ ...item, pairedItem: item.pairedItem ?? { item: itemIndex } }));
+			} catch (error) {
+				const wrapped = withItemIndex(this, error, itemIndex);
+				if (!continueOnFail) throw wrapped;
+				return [errorItem(wrapped, itemIndex)];
+			}
+		});
+		return [perItem.flat()];
+	} catch (error) {
+		// The run fails: name the paid work it started, which goes on at the gateway.
+		throw withCreatedTasks(this, error as Error);
+	}
 }

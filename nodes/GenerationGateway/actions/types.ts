@@ -13,11 +13,21 @@ export interface OperationModule {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
 	/**
+	 * Optional check of one item, run by the router for every item before any
+	 * `execute` or `executeAll`: an operation that starts paid work refuses a
+	 * bad item before the first item's work is created. Throws the refusal.
+	 */
+	check?(this: IExecuteFunctions, itemIndex: number): Promise<void>;
+	/**
 	 * Optional whole-node step run before the item loop; its output, if any,
 	 * replaces the loop (video Create and Wait's callback mode, which creates
-	 * every item's task and then puts the execution to wait once).
+	 * every item's task and then puts the execution to wait once). `refused`
+	 * holds the items `check` refused under continue-on-fail.
 	 */
-	executeAll?(ctx: IExecuteFunctions): Promise<INodeExecutionData[][] | undefined>;
+	executeAll?(
+		ctx: IExecuteFunctions,
+		refused: ReadonlyMap<number, Error>,
+	): Promise<INodeExecutionData[][] | undefined>;
 }
 
 export interface OperationEntry {

@@ -32,7 +32,7 @@ export const videoRoutes: Route[] = [
 		handle({ res, params, sim }) {
 			const task = videoTasks(sim).tasks.get(decodeURIComponent(params.id));
 			if (!task) return sendError(res, 404, `No video task with id ${params.id}`, { code: 'task_not_found' });
-			sendJson(res, 200, videoTasks(sim).record(task));
+			sendJson(res, 200, videoTasks(sim).readRecord(task));
 		},
 	},
 	{

@@ -70,6 +70,13 @@ export class VideoTasks {
 
 	readonly deliveries: CallbackDelivery[] = [];
 
+	/**
+	 * Reads of a task that still answer `in_progress` after it ended, by task id:
+	 * a gateway whose reads lag behind its callbacks, or a read that began just
+	 * before the task ended. Each GET of the ended task uses one up.
+	 */
+	readonly staleReads = new Map<string, number>();
+
 	private timer: NodeJS.Timeout | undefined;
 
 	private counter = 0;
@@ -133,6 +140,22 @@ export class VideoTasks {
 		return record;
 	}
 
+	/** Every GET of a task and the status it answered, in order. */
+	readonly reads: Array<{ id: string; status: string; stale: boolean }> = [];
+
+	/** The record a GET answers now: the task's own, unless a stale read is due (`staleReads`). */
+	readRecord(task: SimTask): Record<string, unknown> {
+		const stale = this.staleReads.get(task.id) ?? 0;
+		const status = this.status(task);
+		if (stale > 0 && isTerminal(status)) {
+			this.staleReads.set(task.id, stale - 1);
+			this.reads.push({ id: task.id, status: 'in_progress', stale: true });
+			return this.record(task, 'in_progress');
+		}
+		this.reads.push({ id: task.id, status, stale: false });
+		return this.record(task, status);
+	}
+
 	/**
 	 * Posts status changes to callback addresses, every change in order even
 	 * when the timer saw two at once ("calls it after the task status
@@ -164,7 +187,8 @@ export class VideoTasks {
 				task.notified = next;
 				const record = this.record(task, next);
 				for (let attempt = 1; attempt <= this.callbackAttempts && this.callbacksEnabled; attempt++) {
-					if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
+					if (attempt > 1)
+						await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
 					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
 					this.deliveries.push(delivery);
 					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;

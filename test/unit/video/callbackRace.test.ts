@@ -5,30 +5,13 @@ import {
 	CLAIM_HOLD_MS,
 	CallbackMemory,
 	claimHolds,
-	isWholeFinalRecord,
-	sharedRead,
+	readAfter,
+	rememberFinals,
+	tick,
 	tryClaim,
 } from '../../../nodes/GenerationGateway/actions/video/callbackRace';
 
 const T0 = 1_800_000_000_000;
-
-describe('isWholeFinalRecord: a callback body that can stand for the task without a read', () => {
-	it.each<[string, IDataObject, boolean]>([
-		['completed with data', { id: 'video_1', status: 'completed', data: { url: 'https://x/v.mp4' } }, true],
-		['completed with a data string', { id: 'video_1', status: 'completed', data: 'https://x/v.mp4' }, true],
-		['failed (no data expected)', { id: 'video_1', status: 'failed' }, true],
-		['expired', { id: 'video_1', status: 'expired' }, true],
-		['cancelled', { id: 'video_1', status: 'cancelled' }, true],
-		['completed without data', { id: 'video_1', status: 'completed' }, false],
-		['completed with data null', { id: 'video_1', status: 'completed', data: null }, false],
-		['not final', { id: 'video_1', status: 'in_progress' }, false],
-		['unknown status', { id: 'video_1', status: 'done', data: {} }, false],
-		['no id', { status: 'failed' }, false],
-		['numeric id', { id: 7, status: 'failed' }, false],
-	])('%s', (_name, record, expected) => {
-		expect(isWholeFinalRecord(record)).toBe(expected);
-	});
-});
 
 describe('the claim of the resume', () => {
 	it('goes to the first of racing callbacks only', () => {
@@ -59,52 +42,130 @@ describe('the claim of the resume', () => {
 	});
 });
 
-describe('sharedRead', () => {
+describe('readAfter: a read a callback may rely on began after its own point', () => {
 	function gateway(records: IDataObject[]) {
 		let calls = 0;
-		let release: () => void = () => undefined;
-		const gate = new Promise<void>((resolve) => (release = resolve));
+		const gates: Array<() => void> = [];
 		return {
 			read: async () => {
 				const record = records[Math.min(calls++, records.length - 1)];
-				await gate;
+				await new Promise<void>((resolve) => gates.push(resolve));
 				if (record.fail) throw new Error(String(record.fail));
 				return record;
 			},
 			calls: () => calls,
-			release: () => release(),
+			/** Lets the oldest read still held answer. */
+			release: () => gates.shift()?.(),
+			releaseAll: () => gates.splice(0).forEach((open) => open()),
 		};
 	}
 
-	it('reads once for racing callbacks and remembers a final record', async () => {
+	it('shares one read among callbacks that arrived before it began, and remembers a final record', async () => {
 		const memory = new CallbackMemory().of('e|n|1', T0);
 		const gw = gateway([{ id: 'a', status: 'completed', data: {} }]);
-		const racing = [1, 2, 3].map(async () => await sharedRead(memory, 'a', gw.read));
-		gw.release();
+		const arrivals = [tick(memory), tick(memory), tick(memory)];
+		const racing = arrivals.map(async (at) => await readAfter(memory, 'a', at, gw.read));
+		gw.releaseAll();
 		const records = await Promise.all(racing);
-		expect(records.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
-		await sharedRead(memory, 'a', gw.read);
+		expect(records.map((r: IDataObject) => r.status)).toEqual(['completed', 'completed', 'completed']);
+		await readAfter(memory, 'a', tick(memory), gw.read);
 		expect(gw.calls()).toBe(1);
 		expect(memory.reads.size).toBe(0);
+	});
+
+	const settle = async () => await new Promise((resolve) => setImmediate(resolve));
+
+	it('does not rely on a "still running" from a read that began before the callback arrived', async () => {
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		// The first read was sent while the task was running; the task then ended and its callback came.
+		const gw = gateway([
+			{ id: 'b', status: 'in_progress' },
+			{ id: 'b', status: 'completed', data: {} },
+		]);
+		const early = readAfter(memory, 'b', tick(memory), gw.read);
+		const own = readAfter(memory, 'b', tick(memory), gw.read, true);
+		expect(gw.calls()).toBe(1);
+		gw.release();
+		expect((await early).status).toBe('in_progress');
+		await settle();
+		expect(gw.calls()).toBe(2);
+		gw.release();
+		expect((await own).status).toBe('completed');
+		expect(memory.finals.get('b')).toMatchObject({ status: 'completed' });
+	});
+
+	it('uses a final answer of a read that began before the callback arrived (final never changes)', async () => {
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gateway([{ id: 'b', status: 'completed', data: {} }]);
+		const early = readAfter(memory, 'b', tick(memory), gw.read);
+		const own = readAfter(memory, 'b', tick(memory), gw.read, true);
+		gw.release();
+		expect([(await early).status, (await own).status]).toEqual(['completed', 'completed']);
+		expect(gw.calls()).toBe(1);
+	});
+
+	it("shares another callback's confirmation read of its own task, whatever it answers", async () => {
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gateway([{ id: 'b', status: 'in_progress' }]);
+		const confirmation = readAfter(memory, 'b', tick(memory), gw.read, true);
+		const check = readAfter(memory, 'b', tick(memory), gw.read);
+		gw.release();
+		expect([(await confirmation).status, (await check).status]).toEqual(['in_progress', 'in_progress']);
+		expect(gw.calls()).toBe(1);
+	});
+
+	it("does not share another callback's confirmation to confirm its own callback", async () => {
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gateway([
+			{ id: 'b', status: 'in_progress' },
+			{ id: 'b', status: 'in_progress' },
+		]);
+		const first = readAfter(memory, 'b', tick(memory), gw.read, true);
+		const second = readAfter(memory, 'b', tick(memory), gw.read, true);
+		gw.release();
+		await first;
+		await settle();
+		expect(gw.calls()).toBe(2);
+		gw.release();
+		expect((await second).status).toBe('in_progress');
+	});
+
+	it('joins a read that began after its point', async () => {
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gateway([{ id: 'c', status: 'failed' }]);
+		const point = tick(memory);
+		const first = readAfter(memory, 'c', point, gw.read);
+		const second = readAfter(memory, 'c', point, gw.read);
+		gw.releaseAll();
+		expect([(await first).status, (await second).status]).toEqual(['failed', 'failed']);
+		expect(gw.calls()).toBe(1);
 	});
 
 	it('does not remember a running task, nor a failed read', async () => {
 		const memory = new CallbackMemory().of('e|n|1', T0);
 		const gw = gateway([{ status: 'in_progress' }, { fail: 'HTTP 502' }, { id: 'a', status: 'failed' }]);
-		gw.release();
-		expect((await sharedRead(memory, 'a', gw.read)).status).toBe('in_progress');
-		await expect(sharedRead(memory, 'a', gw.read)).rejects.toThrow('HTTP 502');
-		expect((await sharedRead(memory, 'a', gw.read)).status).toBe('failed');
-		expect((await sharedRead(memory, 'a', gw.read)).status).toBe('failed');
+		const next = async () => {
+			const pending = readAfter(memory, 'a', tick(memory), gw.read);
+			gw.release();
+			return await pending;
+		};
+		expect((await next()).status).toBe('in_progress');
+		await expect(next()).rejects.toThrow('HTTP 502');
+		expect((await next()).status).toBe('failed');
+		expect((await readAfter(memory, 'a', tick(memory), gw.read)).status).toBe('failed');
 		expect(gw.calls()).toBe(3);
 	});
 
-	it('uses a final record a callback brought, without reading', async () => {
+	it('uses a final record read as the wait began, without reading; never a running one', async () => {
 		const memory = new CallbackMemory().of('e|n|1', T0);
-		memory.finals.set('a', { id: 'a', status: 'expired' });
-		const gw = gateway([{ id: 'a', status: 'in_progress' }]);
-		expect((await sharedRead(memory, 'a', gw.read)).status).toBe('expired');
+		rememberFinals(memory, [
+			{ id: 'a', status: 'expired' },
+			{ id: 'b', status: 'in_progress' },
+		]);
+		const gw = gateway([{ id: 'x', status: 'completed', data: {} }]);
+		expect((await readAfter(memory, 'a', tick(memory), gw.read)).status).toBe('expired');
 		expect(gw.calls()).toBe(0);
+		expect(memory.finals.has('b')).toBe(false);
 	});
 });
 

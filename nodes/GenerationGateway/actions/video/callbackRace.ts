@@ -5,7 +5,8 @@ import { isTerminalStatus } from '../../../shared/videoTask';
 
 /**
  * What one n8n process remembers between the callbacks of a waiting
- * execution, so that racing callbacks do the work once (issue 10, item 4).
+ * execution, so that racing callbacks do the work once and none of them is
+ * answered on the strength of a stale read.
  *
  * n8n gives a waiting node no lock: every request to the resume URL loads
  * the execution, and all those that load it while it is `waiting` run
@@ -14,14 +15,20 @@ import { isTerminalStatus } from '../../../shared/videoTask';
  * `webhook()` to return items), and it comes after `webhook()` has returned,
  * too late to spare the losers their downloads. Nothing saved with the
  * execution helps either: custom data set by a callback that does not resume
- * is never saved. So the election has to happen here, in memory, before any
+ * is never saved. So the election happens here, in memory, before any
  * download: the first callback that finds every task final claims the
  * resume; the others answer 200 and leave the execution to it.
  *
+ * Reads are ordered by a counter (`tick`), not by the clock: a callback may
+ * rely only on a read that began after a point of its own (its arrival, for
+ * its own task). A read of task B that began before B's final callback
+ * arrived may still answer `in_progress`; had that callback shared it, it
+ * would have been answered "waiting" and nobody would have resumed.
+ *
  * Memory is per process. Callbacks reaching the same n8n process (a single
  * instance; queue mode where the main process serves webhooks) share one
- * table; with several webhook processes, simultaneous final callbacks on
- * different processes can each claim (README: "Callback races").
+ * table; with several webhook processes each has its own, so a task may be
+ * read and a video downloaded once per process.
  */
 
 /** How long a claim holds while its callback reads and downloads, and after it handed items to n8n. */
@@ -31,14 +38,24 @@ export const CLAIM_HOLD_MS = { building: 10 * 60_000, handedOver: 60_000 };
 const MAX_ENTRIES = 1000;
 const ENTRY_LIFETIME_MS = MAX_WAIT_DEADLINE_MS + 60 * 60_000;
 
+interface PendingRead {
+	/** The tick at which the read was sent. */
+	startedAt: number;
+	/** Sent by a callback to confirm its own task. */
+	confirming: boolean;
+	promise: Promise<IDataObject>;
+}
+
 export interface WaitMemory {
-	/** Final records by task id: from callback bodies or reads. */
+	/** Final records by task id, each from a gateway read (a final status never changes). */
 	readonly finals: Map<string, IDataObject>;
-	/** Reads of a task under way, shared by concurrent callbacks. */
-	readonly reads: Map<string, Promise<IDataObject>>;
+	/** The latest read of each task under way, shared by callbacks that may rely on it. */
+	readonly reads: Map<string, PendingRead>;
 	/** The callback resuming the execution: since when, and when it handed its items to n8n. */
 	claim?: { since: number; handedOver?: number };
 	readonly createdAt: number;
+	/** The counter that orders arrivals and reads. */
+	ticks: number;
 }
 
 export class CallbackMemory {
@@ -59,7 +76,7 @@ export class CallbackMemory {
 				this.entries.delete(old);
 			}
 		}
-		const created: WaitMemory = { finals: new Map(), reads: new Map(), createdAt: now };
+		const created: WaitMemory = { finals: new Map(), reads: new Map(), createdAt: now, ticks: 0 };
 		this.entries.set(key, created);
 		return created;
 	}
@@ -68,16 +85,9 @@ export class CallbackMemory {
 /** The table of this process (module state: one per loaded package). */
 export const callbackMemory = new CallbackMemory();
 
-/**
- * Whether `record` can stand for the task without a read: the callback came
- * through the resume URL, whose token n8n checks before the node runs, so its
- * body is the gateway's; it must still be a whole final record (a completed
- * one carries its `data`).
- */
-export function isWholeFinalRecord(record: IDataObject): boolean {
-	if (typeof record.id !== 'string' || !isTerminalStatus(record.status)) return false;
-	if (record.status !== 'completed') return true;
-	return record.data !== undefined && record.data !== null;
+/** A point in the order of arrivals and reads: a read begun later has a greater tick. */
+export function tick(memory: WaitMemory): number {
+	return ++memory.ticks;
 }
 
 /** Whether a claim is in force: someone is resuming, or handed items to n8n moments ago. */
@@ -98,30 +108,59 @@ export function tryClaim(memory: WaitMemory, now: number): boolean {
 }
 
 /**
- * The task's final record if known, else one read shared by every callback
- * asking at the same time; a final answer is remembered, a running one not.
+ * The task's record as the gateway answers it in a read that began after
+ * tick `after`, or a final record from any read (a final status never
+ * changes, so it may come from a read begun at any time):
+ * - a final record already read is used without reading;
+ * - a read under way that began after `after` is shared; so is another
+ *   callback's confirmation of its own task (`confirming`) when this is not
+ *   a confirmation: should it answer "still running", that callback is
+ *   answered 503 and sent again, so nobody is left relying on it;
+ * - an earlier read under way is awaited and used only if it answers final;
+ * - otherwise a new read is sent.
+ * Final answers are remembered; a running one is not, and a failed read is
+ * nobody's answer.
  */
-export async function sharedRead(
+export async function readAfter(
 	memory: WaitMemory,
 	taskId: string,
+	after: number,
 	read: () => Promise<IDataObject>,
+	confirming = false,
 ): Promise<IDataObject> {
 	const known = memory.finals.get(taskId);
 	if (known) return known;
-	let pending = memory.reads.get(taskId);
-	if (!pending) {
-		pending = read().then(
-			(record) => {
-				memory.reads.delete(taskId);
-				if (isTerminalStatus(record.status)) memory.finals.set(taskId, record);
-				return record;
-			},
-			(error: unknown) => {
-				memory.reads.delete(taskId);
-				throw error;
-			},
-		);
-		memory.reads.set(taskId, pending);
+	const pending = memory.reads.get(taskId);
+	if (pending) {
+		if (pending.startedAt > after || (pending.confirming && !confirming)) return await pending.promise;
+		const early = await pending.promise.catch(() => undefined);
+		if (early && isTerminalStatus(early.status)) return early;
+		// The earlier read is settled and forgotten now: share a later one or send one.
+		return await readAfter(memory, taskId, after, read, confirming);
 	}
-	return await pending;
+	const started: PendingRead = { startedAt: tick(memory), confirming, promise: Promise.resolve({}) };
+	const forget = () => {
+		if (memory.reads.get(taskId) === started) memory.reads.delete(taskId);
+	};
+	started.promise = read().then(
+		(record) => {
+			forget();
+			if (isTerminalStatus(record.status)) memory.finals.set(taskId, record);
+			return record;
+		},
+		(error: unknown) => {
+			forget();
+			throw error;
+		},
+	);
+	memory.reads.set(taskId, started);
+	return await started.promise;
+}
+
+/** Remembers final records read outside a callback (the reads made as the wait begins). */
+export function rememberFinals(memory: WaitMemory, records: IDataObject[]): void {
+	for (const record of records) {
+		if (typeof record.id === 'string' && isTerminalStatus(record.status))
+			memory.finals.set(record.id, record);
+	}
 }

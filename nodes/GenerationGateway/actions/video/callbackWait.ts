@@ -15,7 +15,8 @@ import { systemClock } from '../../../shared/time';
 import { isTerminalStatus, readCallbackBody } from '../../../shared/videoTask';
 import { readRequestSettings } from '../descriptions';
 import type { CallbackState, TaskSlot } from './callbackState';
-import { callbackMemory, claimHolds, isWholeFinalRecord, sharedRead, tryClaim } from './callbackRace';
+import type { WaitMemory } from './callbackRace';
+import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
 import {
 	decideWaitMode,
 	decodeState,
@@ -31,11 +32,18 @@ import { createTask, finishedItem, getTask, waitForTask } from './task';
 /**
  * Create and Wait, callback mode. `execute()` creates every item's task with
  * the execution's resume URL as its callback address, keeps the task list in
- * the execution's custom data (callbackState.ts says why) and puts the
- * execution to wait: no worker is held and nothing polls. Each callback runs
- * `webhook()` on this node (n8n's waiting-webhook route, `restartWebhook`);
- * it answers 200 and leaves the execution waiting until every task is final,
- * then reads the records and resumes the execution with one item per input.
+ * the execution's custom data (callbackState.ts says why), reads every task
+ * once and, unless all are final already, puts the execution to wait: no
+ * worker is held and nothing polls. Each callback runs `webhook()` on this
+ * node (n8n's waiting-webhook route, `restartWebhook`).
+ *
+ * A callback is the gateway's news, never its record: its method and body
+ * are not published, and anyone holding the resume URL can post to it. So
+ * every record the node outputs and every URL it downloads come from
+ * `GET /v1/videos/{id}`; a final callback is answered 200 only once a read
+ * that began after it arrived shows the task final, and 503 with
+ * Retry-After otherwise, so that the gateway tries again instead of
+ * dropping news nobody acted on.
  */
 
 /**
@@ -54,6 +62,9 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [
 	},
 ];
 
+/** Seconds a callback answered 503 is asked to wait before it is sent again. */
+export const CALLBACK_RETRY_AFTER_SECONDS = 30;
+
 function waitOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 }
@@ -69,17 +80,45 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** The router's whole-node hook: undefined = wait by polling, item by item. */
-export async function startCallbackWait(ctx: IExecuteFunctions): Promise<INodeExecutionData[][] | undefined> {
+/** An item's error as output JSON: the message and what to do about it. */
+function errorJson(error: Error): IDataObject {
+	const { description } = error as NodeOperationError;
+	return { error: error.message, ...(description ? { errorDescription: description } : {}) };
+}
+
+/** The memory of one wait in this process: the same key in `execute()` and in every callback. */
+function memoryOf(executionId: string, nodeId: string, state: CallbackState): WaitMemory {
+	// A task id is unique even where n8n gives no execution id.
+	const firstTask = state.slots.find((slot) => typeof slot === 'string');
+	return callbackMemory.of(
+		`${executionId}|${nodeId}|${state.startedAt}|${String(firstTask)}`,
+		systemClock.now(),
+	);
+}
+
+/**
+ * The router's whole-node step: undefined = wait by polling, item by item.
+ * `refused` holds the items the router's check refused (continue-on-fail):
+ * they get no task and keep their error.
+ */
+export async function startCallbackWait(
+	ctx: IExecuteFunctions,
+	refused: ReadonlyMap<number, Error>,
+): Promise<INodeExecutionData[][] | undefined> {
 	const decision = waitModeFor(ctx, 0);
 	if (decision.mode !== 'callback') return undefined;
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
 	const startedAt = systemClock.now();
+	const { maxConcurrency } = readRequestSettings(ctx, 0);
+	// A create that fails ends the loop (continue-on-fail off): no further task is created, the
+	// router's error names those that were.
 	const created = await mapWithConcurrency(
 		items.length,
-		readRequestSettings(ctx, 0).maxConcurrency,
+		maxConcurrency,
 		async (itemIndex): Promise<{ slot: TaskSlot; json: IDataObject }> => {
+			const refusal = refused.get(itemIndex);
+			if (refusal) return { slot: { error: refusal.message }, json: errorJson(refusal) };
 			try {
 				const body = { ...(await readVideoBody(ctx, itemIndex)), [VIDEO_CALLBACK_URL]: decision.resumeUrl };
 				const timeoutMs = readRequestSettings(ctx, itemIndex).timeoutMs;
@@ -88,7 +127,7 @@ export async function startCallbackWait(ctx: IExecuteFunctions): Promise<INodeEx
 			} catch (error) {
 				const wrapped = asNodeError(ctx, error, itemIndex);
 				if (!continueOnFail) throw wrapped;
-				return { slot: { error: wrapped.message }, json: { error: wrapped.message } };
+				return { slot: { error: wrapped.message }, json: errorJson(wrapped) };
 			}
 		},
 	);
@@ -106,6 +145,32 @@ export async function startCallbackWait(ctx: IExecuteFunctions): Promise<INodeEx
 		const reason = `the task list of ${state.slots.length} items does not fit in the execution's custom data (n8n keeps at most 10 entries of 512 characters)`;
 		return [await pollCreated(ctx, state, reason)];
 	}
+
+	// A task may finish before n8n has saved the execution as waiting; its callback then gets
+	// n8n's 409 and is not sent again. Reading every task once now means a batch that is
+	// already over does not wait at all, and the finals read here spare a read later.
+	const memory = memoryOf(ctx.getExecutionId(), ctx.getNode().id, state);
+	const records = await mapWithConcurrency(state.slots.length, maxConcurrency, async (item) => {
+		const slot = state.slots[item];
+		if (typeof slot !== 'string') return undefined;
+		// A read that fails now is not an error: the callbacks will read the task again.
+		return await getTask(ctx, item, slot).then(
+			({ record }) => record,
+			() => undefined,
+		);
+	});
+	rememberFinals(
+		memory,
+		records.filter((record): record is IDataObject => record !== undefined),
+	);
+	const allFinal = state.slots.every(
+		(slot, item) => typeof slot !== 'string' || isTerminalStatus(records[item]?.status),
+	);
+	if (allFinal) {
+		const waitInfo = callbackWaitInfo(state);
+		return [await finishAll(ctx, state, records, waitInfo, maxConcurrency)];
+	}
+
 	const deadline = new Date(startedAt + waitDeadlineMs(waitOptions(ctx, 0).timeoutMinutes as number));
 	await ctx.putExecutionToWait(deadline);
 	return [
@@ -132,25 +197,65 @@ async function pollCreated(ctx: IExecuteFunctions, state: CallbackState, fallbac
 		} catch (error) {
 			const wrapped = asNodeError(ctx, error, item);
 			if (!ctx.continueOnFail()) throw wrapped;
-			return {
-				json: { error: wrapped.message, errorDescription: wrapped.description },
-				pairedItem: { item },
-			};
+			return { json: errorJson(wrapped), pairedItem: { item } };
 		}
 	});
 }
 
+function callbackWaitInfo(state: CallbackState): WaitInfo {
+	return {
+		mode: 'callback',
+		polls: 0,
+		waitedSeconds: Math.round((systemClock.now() - state.startedAt) / 100) / 10,
+	};
+}
+
+/**
+ * One item per input item, in order: each task's final record (and video),
+ * downloads at most Max Concurrent Requests at once.
+ */
+async function finishAll(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+	state: CallbackState,
+	records: Array<IDataObject | undefined>,
+	waitInfo: WaitInfo,
+	maxConcurrency: number,
+): Promise<INodeExecutionData[]> {
+	return await mapWithConcurrency(state.slots.length, maxConcurrency, async (item) => {
+		const slot = state.slots[item];
+		if (typeof slot !== 'string') return { json: { error: slot.error, waitInfo }, pairedItem: { item } };
+		return {
+			...(await resumedItem(ctx, item, records[item]!, state.download, waitInfo)),
+			pairedItem: { item },
+		};
+	});
+}
+
+/** Max Concurrent Requests as the webhook reads it (a webhook has no items). */
+function webhookConcurrency(ctx: IWebhookFunctions): number {
+	const options = ctx.getNodeParameter('requestOptions', {}) as IDataObject;
+	const value = Math.floor(Number(options.maxConcurrency ?? 1));
+	return Number.isFinite(value) && value >= 1 ? value : 1;
+}
+
 /**
  * `webhook()`: one callback of the gateway on the resume URL. The node
- * answers every request itself (so a callback is never left to n8n's 500 for
- * a lost resume) and only the callback that claims the resume returns items:
- * racing callbacks read each task at most once between them, and the videos
- * are downloaded once, by the claimant (callbackRace.ts says why here).
+ * answers every request itself, so a callback is never left to n8n's 500:
+ * - not this execution's task, or a status that is not final: 200, no read;
+ * - a final status: the task is read by a read that began after this
+ *   callback arrived (or its final record is known from an earlier read).
+ *   Not final there yet, or no answer: 503 + Retry-After, so the gateway
+ *   calls again. Final: the other tasks are checked in item order, each
+ *   from a final record already read or a read that began after this task
+ *   was confirmed; one still running: 200 waiting (its own final callback
+ *   is still to come, and will find this task final);
+ * - every task final: the first such callback claims the resume, downloads
+ *   the videos and returns the items (callbackRace.ts says why the claim).
  */
 export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = ctx.getResponseObject();
 	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
-		if (status === 503) res.setHeader('Retry-After', '30');
+		if (status === 503) res.setHeader('Retry-After', String(CALLBACK_RETRY_AFTER_SECONDS));
 		res.status(status).json(body);
 		return { noWebhookResponse: true };
 	};
@@ -163,17 +268,28 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (verdict.action === 'ignore') return answer(200, { received: true, ignored: verdict.reason });
 	if (verdict.action === 'wait') return answer(200, { received: true, waiting: verdict.reason });
 
-	// The wait's identity: a task id is unique even where n8n gives no execution id.
-	const firstTask = state.slots.find((slot) => typeof slot === 'string');
-	const memory = callbackMemory.of(
-		`${ctx.getExecutionId()}|${ctx.getNode().id}|${state.startedAt}|${String(firstTask)}`,
-		systemClock.now(),
-	);
-	if (isWholeFinalRecord(claim.record)) memory.finals.set(claim.id, claim.record);
+	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state);
 	const resuming = { received: true, resuming: 'another callback of this execution is resuming it' };
+	// The claimant found every task final, this one included.
 	if (claimHolds(memory, systemClock.now())) return answer(200, resuming);
+	const arrived = tick(memory);
+	const read = (item: number, taskId: string) => async () => (await getTask(ctx, item, taskId)).record;
+	const unreadable = (taskId: string, error: unknown) =>
+		answer(503, { error: `Could not read video task ${taskId}: ${(error as Error).message}` });
 
-	// Every task's final record, in item order, stopping at the first one still running.
+	let own: IDataObject;
+	try {
+		own = await readAfter(memory, claim.id, arrived, read(state.slots.indexOf(claim.id), claim.id), true);
+	} catch (error) {
+		return unreadable(claim.id, error);
+	}
+	if (!isTerminalStatus(own.status)) {
+		return answer(503, {
+			error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it reads "${String(own.status)}". Send the callback again later.`,
+		});
+	}
+	const confirmed = tick(memory);
+
 	const records: Array<IDataObject | undefined> = [];
 	for (const [item, slot] of state.slots.entries()) {
 		if (typeof slot !== 'string') {
@@ -182,10 +298,10 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 		}
 		let record: IDataObject;
 		try {
-			record = await sharedRead(memory, slot, async () => (await getTask(ctx, item, slot)).record);
+			record = slot === claim.id ? own : await readAfter(memory, slot, confirmed, read(item, slot));
 		} catch (error) {
-			// The gateway could not be read: ask for the callback again rather than lose it.
-			return answer(503, { error: `Could not read video task ${slot}: ${(error as Error).message}` });
+			// This callback may be the last: answering 200 now could leave the execution waiting.
+			return unreadable(slot, error);
 		}
 		if (!isTerminalStatus(record.status))
 			return answer(200, { received: true, waiting: `task ${slot} is ${String(record.status)}` });
@@ -193,20 +309,7 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	}
 	if (!tryClaim(memory, systemClock.now())) return answer(200, resuming);
 	try {
-		const waitInfo: WaitInfo = {
-			mode: 'callback',
-			polls: 0,
-			waitedSeconds: Math.round((systemClock.now() - state.startedAt) / 100) / 10,
-		};
-		const output = await Promise.all(
-			state.slots.map(async (slot, item): Promise<INodeExecutionData> => {
-				if (typeof slot !== 'string') return { json: { error: slot.error, waitInfo }, pairedItem: { item } };
-				return {
-					...(await resumedItem(ctx, item, records[item]!, state.download, waitInfo)),
-					pairedItem: { item },
-				};
-			}),
-		);
+		const output = await finishAll(ctx, state, records, callbackWaitInfo(state), webhookConcurrency(ctx));
 		memory.claim = { since: memory.claim!.since, handedOver: systemClock.now() };
 		return { ...answer(200, { received: true, resumed: true }), workflowData: [output] };
 	} catch (error) {
@@ -215,9 +318,14 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	}
 }
 
-/** A final record as the resumed node's item; failures become error items (see README: no node error after a wait). */
+/**
+ * A final record as the resumed node's item. n8n resumes a waiting node with
+ * items only, so a task that failed, or whose video could not be downloaded,
+ * becomes an item that keeps the gateway's record (task id, status, `data`
+ * with the video's address) beside the error and what to do about it.
+ */
 async function resumedItem(
-	ctx: IWebhookFunctions,
+	ctx: IExecuteFunctions | IWebhookFunctions,
 	item: number,
 	record: IDataObject,
 	download: boolean,
@@ -226,7 +334,6 @@ async function resumedItem(
 	try {
 		return await finishedItem(ctx, item, record, { download, info: waitInfo });
 	} catch (error) {
-		const { message, description } = error as NodeOperationError;
-		return { json: { error: message, errorDescription: description ?? undefined, waitInfo } };
+		return { json: { ...record, ...errorJson(error as Error), waitInfo } };
 	}
 }

@@ -5,7 +5,7 @@ import type { OperationModule } from '../types';
 import { generationFields } from './fields';
 import { createOptionsField } from './options';
 import { readVideoBody } from './request';
-import { createTask } from './task';
+import { checkVideoBody, createTask } from './task';
 
 /** POST /v1/videos: returns the task at once (id, status, polling_url). Never sent twice by the node. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -16,5 +16,6 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 
 export const create: OperationModule = {
 	description: scoped('video', 'create', [...generationFields, createOptionsField, additionalBodyField]),
+	check: checkVideoBody,
 	execute,
 };

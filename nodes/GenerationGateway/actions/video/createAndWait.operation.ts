@@ -7,7 +7,7 @@ import { startCallbackWait, waitModeFor } from './callbackWait';
 import { generationFields } from './fields';
 import { createOptionsField, waitOptionsField } from './options';
 import { readVideoBody } from './request';
-import { createTask, finishedItem, waitForTask } from './task';
+import { checkVideoBody, createTask, finishedItem, waitForTask } from './task';
 
 /**
  * Create, then wait until the task is terminal: by callback (callbackWait.ts,
@@ -37,6 +37,7 @@ export const createAndWait: OperationModule = {
 		waitOptionsField(true),
 		additionalBodyField,
 	]),
+	check: checkVideoBody,
 	execute,
 	executeAll: startCallbackWait,
 };

@@ -9,7 +9,9 @@ import type { Clock } from '../../../shared/time';
 import { systemClock } from '../../../shared/time';
 import { sendableBody } from '../../../shared/base64Payload';
 import { gatewayRequest } from '../../../shared/transport';
+import { noteCreatedTask } from '../paidWork';
 import { downloadTaskVideo } from './media';
+import { readVideoBody } from './request';
 
 /**
  * Task-level steps shared by the video operations: create (never retried
@@ -85,7 +87,15 @@ export async function createTask(
 			},
 		);
 	}
+	noteCreatedTask(ctx, itemIndex, created.id);
 	return created;
+}
+
+/** The router's check before any create: the item's body is built and checked, then dropped. */
+export async function checkVideoBody(this: IExecuteFunctions, itemIndex: number): Promise<void> {
+	// Built again when the item is sent: keeping every item's body (and its files) until then
+	// would hold the whole batch's media in memory.
+	await readVideoBody(this, itemIndex);
 }
 
 export async function getTask(
