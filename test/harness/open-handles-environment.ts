@@ -80,9 +80,19 @@ export class OpenResources {
 		this.hook.enable();
 	}
 
-	/** The tracked resources still open and ref'd. */
+	/**
+	 * The tracked resources still open and ref'd. The process's own stdout and stderr are not
+	 * the file's: Node creates them on first use, as a pipe when output is piped, when a test's
+	 * failure is reported (babel's debug module asks stderr whether it is a terminal), and they
+	 * stay open for the process's life.
+	 */
 	open(): Tracked[] {
-		return [...this.live.values()].filter(({ resource }) => resource.hasRef?.() ?? true);
+		const stdio = new Set(
+			[process.stdout, process.stderr].map((stream) => (stream as unknown as { _handle?: unknown })._handle),
+		);
+		return [...this.live.values()].filter(
+			({ resource }) => !stdio.has(resource) && (resource.hasRef?.() ?? true),
+		);
 	}
 
 	/** Waits until nothing tracked is open, at most `graceMs` (sockets and servers close a loop turn after close()); returns what is left. */
