@@ -1,4 +1,4 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { refusal } from './validation';
@@ -114,6 +114,12 @@ export const mediaOfType =
 
 /** What `prepareBinaryData` takes: a Buffer or a Node Readable. */
 type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+
+/** Any n8n context with a binary store (an execution, or a webhook such as a video callback). */
+export interface BinaryStore {
+	getNode(): INode;
+	helpers: Pick<IExecuteFunctions['helpers'], 'prepareBinaryData'>;
+}
 type ReadableFrom = (
 	pieces: AsyncIterable<Buffer>,
 	options: { objectMode: boolean; highWaterMark: number },
@@ -187,7 +193,7 @@ export interface PieceOptions {
  * The stored size is checked against the bytes sent.
  */
 export async function storeBinaryPieces(
-	ctx: IExecuteFunctions,
+	ctx: BinaryStore,
 	response: unknown,
 	pieces: AsyncIterable<Buffer>,
 	fileName: string,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import type { GatewayResource } from '../../shared/credentials';
 import { refusal } from '../../shared/validation';
@@ -95,8 +95,19 @@ export interface RequestSettings {
 	timeoutMs: number;
 }
 
-export function readRequestSettings(ctx: IExecuteFunctions, itemIndex = 0): RequestSettings {
-	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+/**
+ * The settings of item `itemIndex`. A webhook (a video callback resuming the
+ * node) has no items: it reads the node's parameters as they stand.
+ */
+export function readRequestSettings(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+	itemIndex = 0,
+): RequestSettings {
+	const options = (
+		'getInputData' in ctx
+			? ctx.getNodeParameter('requestOptions', itemIndex, {})
+			: ctx.getNodeParameter('requestOptions', {})
+	) as IDataObject;
 	const maxConcurrency = Number(options.maxConcurrency ?? 1);
 	const timeoutSeconds = Number(options.timeoutSeconds ?? 300);
 	return {

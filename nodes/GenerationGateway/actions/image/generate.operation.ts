@@ -24,7 +24,6 @@ import type { ReferenceImageEntry, StoredImage } from './output';
 import {
 	dataItems,
 	downloadImage,
-	formatFromContentType,
 	imageBinary,
 	nameImage,
 	readReferenceImages,
@@ -95,9 +94,7 @@ async function jsonResultItem(
 			const stored = images[Number(marker.slice(B64_MARKER.length))];
 			if (stored) file = nameImage(stored, stem, format);
 		} else if (typeof item.url === 'string' && item.url && download) {
-			const downloaded = await downloadImage(ctx, item.url, position, timeoutMs, itemIndex);
-			const itemFormat = formatFromContentType(downloaded.contentType) ?? format;
-			if (downloaded.bytes.length) file = await imageBinary(ctx, downloaded.bytes, stem, itemFormat);
+			file = await downloadImage(ctx, item.url, position, format, timeoutMs, itemIndex);
 		}
 		if (!file) continue;
 		const property = binaryPropertyName(next++);

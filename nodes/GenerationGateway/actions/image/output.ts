@@ -1,10 +1,10 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, fileTypeFromMimeType } from 'n8n-workflow';
 
 import type { IncomingImage } from './result';
 import { imageBinaryAsDataUrl } from './wireNames';
 import type { MediaType } from '../../../shared/binary';
-import { operationError } from '../../../shared/errors';
+import { downloadToBinary } from '../../../shared/download';
 import { MEDIA_BY_FORMAT, sniffMediaType, storeBinaryPieces } from '../../../shared/binary';
 
 /**
@@ -107,40 +107,33 @@ export async function readReferenceImages(
 	return images;
 }
 
-/** Downloads an image the gateway returned as a URL (no credential: such URLs are pre-signed). */
+/**
+ * Downloads an image the gateway returned as a URL into n8n's binary store
+ * (no credential: such URLs are pre-signed; retried, bounded and streamed as
+ * shared/download.ts says), typed from its Content-Type, else the format the
+ * answer reports, else its bytes.
+ */
 export async function downloadImage(
 	ctx: IExecuteFunctions,
 	url: string,
 	position: number,
+	format: unknown,
 	timeoutMs: number,
 	itemIndex: number,
-): Promise<{ bytes: Buffer; contentType?: string }> {
-	try {
-		const response = (await ctx.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'arraybuffer',
-			returnFullResponse: true,
-			timeout: timeoutMs,
-		})) as IN8nHttpFullResponse;
-		const body = response.body as Buffer | ArrayBuffer;
-		const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-		const contentType = String(response.headers['content-type'] ?? '')
-			.split(';')[0]
-			.trim();
-		return { bytes, contentType: contentType || undefined };
-	} catch (error) {
-		// operationError: the cause may name a Node error code, which n8n would swap for its retry advice.
-		throw operationError(
-			ctx.getNode(),
-			`Could not download image ${position + 1} from ${url}: ${(error as Error).message}`,
-			{
-				itemIndex,
-				description:
-					'The image was generated (and paid for); only the download failed. The URL is in the gateway answer; turn off "Download URL Results" to get it without downloading.',
-			},
-		);
-	}
+): Promise<IBinaryData> {
+	const { binary } = await downloadToBinary(ctx, {
+		url,
+		itemIndex,
+		what: `image ${position + 1}`,
+		advice:
+			'The image was generated (and paid for); only the download failed. The URL is in the gateway answer; turn off "Download URL Results" to get it without downloading.',
+		silenceMs: timeoutMs,
+		name: (head, contentType) => {
+			const media = imageMediaType(head, formatFromContentType(contentType) ?? format);
+			return { fileName: `image-${position + 1}.${media.extension}`, mimeType: media.mimeType };
+		},
+	});
+	return binary;
 }
 
 /** The format of a downloaded image: its Content-Type when that names an image format. */

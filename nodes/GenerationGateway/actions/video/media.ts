@@ -1,14 +1,10 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	IN8nHttpFullResponse,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { VIDEO_RESULT_URL_PATHS } from './wireNames';
 import { MEDIA_BY_FORMAT, sniffMediaType } from '../../../shared/binary';
+import { downloadToBinary } from '../../../shared/download';
+import { readRequestSettings } from '../descriptions';
 
 /**
  * The completed task's media. The interface does not show the inner fields
@@ -28,41 +24,43 @@ export function resultVideoUrl(data: unknown): string | undefined {
 }
 
 /**
- * Downloads the video with n8n's plain HTTP helper: the file may live on a
- * storage host, which must not receive the gateway credential.
+ * Downloads the video of a completed task into n8n's binary store (the rules
+ * of every result download are in shared/download.ts: retried, bounded,
+ * stopped by Stop, streamed, no credential). A download that fails for good
+ * names the task, so the paid video can still be fetched.
  */
 export async function downloadTaskVideo(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
 	record: IDataObject,
 ): Promise<IBinaryData> {
+	const id = String(record.id);
+	const again = `Video → Wait for Completion with task ID ${id} and Download Video on downloads it again; Video → Get shows its record.`;
 	const url = resultVideoUrl(record.data);
 	if (!url) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Video task ${String(record.id)} is completed but its "data" holds no video address this node knows`,
+			`Video task ${id} is completed but its "data" holds no video address this node knows`,
 			{
 				itemIndex,
 				description: `Turn off "Download Video" and read "data" from the JSON output. data = ${JSON.stringify(record.data)}`,
 			},
 		);
 	}
-	const response = (await ctx.helpers.httpRequest({
-		method: 'GET',
-		url,
-		encoding: 'arraybuffer',
-		returnFullResponse: true,
-		timeout: 300_000,
-	})) as IN8nHttpFullResponse;
-	const bytes = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body as ArrayBuffer);
 	const format = (record.data as IDataObject | undefined)?.format;
-	const media =
-		sniffMediaType(bytes) ??
-		(typeof format === 'string' ? MEDIA_BY_FORMAT[format] : undefined) ??
-		MEDIA_BY_FORMAT.mp4;
-	return await ctx.helpers.prepareBinaryData(
-		bytes,
-		`${String(record.id)}.${media.extension}`,
-		media.mimeType,
-	);
+	const { binary } = await downloadToBinary(ctx, {
+		url,
+		itemIndex,
+		what: `the video of task ${id}`,
+		advice: `The task completed and was paid for; only the download failed. ${again}`,
+		silenceMs: readRequestSettings(ctx, itemIndex).timeoutMs,
+		name: (head) => {
+			const media =
+				sniffMediaType(head) ??
+				(typeof format === 'string' ? MEDIA_BY_FORMAT[format] : undefined) ??
+				MEDIA_BY_FORMAT.mp4;
+			return { fileName: `${id}.${media.extension}`, mimeType: media.mimeType };
+		},
+	});
+	return binary;
 }

@@ -1,0 +1,362 @@
+import type { IBinaryData, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
+
+import { storeBinaryPieces } from './binary';
+import type { BinaryStore } from './binary';
+import { errorCause, networkCodeOf, operationError, retryAfterHeader } from './errors';
+import { retryDelay } from './retry';
+import type { Clock } from './time';
+import { systemClock } from './time';
+
+/**
+ * Downloads of results the gateway made and charged for (a video, an image
+ * returned as a URL). Such a file is the user's paid result, so a download:
+ * - is a read: retried on 429, 408, 5xx, network errors and a body cut short,
+ *   at most 3 attempts, honouring Retry-After up to 60 s (retry.ts);
+ * - is bounded twice: silence (Request Timeout with no byte arriving) and a
+ *   total deadline (a host trickling bytes must not hold the execution), and
+ *   stops at once when the execution is cancelled (Stop);
+ * - streams into n8n's binary store, never held whole in memory;
+ * - carries no gateway credential (n8n's plain HTTP helper): result URLs are
+ *   pre-signed and may live on a storage host;
+ * - fetches only http(s) addresses and never prints a URL's query string,
+ *   which may hold a pre-signed token.
+ */
+
+/** How long a download may take in all, as a multiple of Request Timeout. */
+export const DOWNLOAD_DEADLINE_FACTOR = 10;
+
+/** Error bodies of failed downloads are read up to this size, for the message. */
+const MAX_ERROR_BYTES = 4096;
+
+/** Enough first bytes of a file to tell its type (see sniffMediaType). */
+const HEAD_BYTES = 16;
+
+/** The n8n context a download runs in: its node, HTTP helper, binary store and cancel signal. */
+export interface DownloadContext extends BinaryStore {
+	getNode(): INode;
+	helpers: BinaryStore['helpers'] & {
+		httpRequest(options: IHttpRequestOptions): Promise<unknown>;
+	};
+	getExecutionCancelSignal?: () => AbortSignal | undefined;
+}
+
+export interface DownloadRequest {
+	url: string;
+	itemIndex: number;
+	/** What is downloaded, in the user's words: "the video of task video_1", "image 2". */
+	what: string;
+	/** What to do when the download fails for good (the message says what failed). */
+	advice: string;
+	/** Request Timeout: the longest silence. The total deadline is DOWNLOAD_DEADLINE_FACTOR times it. */
+	silenceMs: number;
+	/** The file's name and type, from its first bytes and the Content-Type the host sent. */
+	name: (head: Buffer, contentType: string | undefined) => { fileName: string; mimeType: string };
+	clock?: Clock;
+}
+
+export interface Downloaded {
+	binary: IBinaryData;
+	contentType?: string;
+	attempts: number;
+}
+
+/** A URL as it may appear in a message: without its query string and fragment. */
+export function printableUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+	} catch {
+		return url.length > 80 ? `${url.slice(0, 80)}…` : url;
+	}
+}
+
+/** Why an attempt ended without a file. */
+type Ending =
+	| { kind: 'status'; status: number; retryAfter?: string; text: string }
+	| { kind: 'network'; code?: string; cause: string }
+	| { kind: 'short'; received: number; expected: number }
+	| { kind: 'silent'; received: number }
+	| { kind: 'deadline'; received: number }
+	| { kind: 'cancelled' }
+	| { kind: 'empty' };
+
+class AttemptFailed extends Error {
+	constructor(readonly ending: Ending) {
+		super(ending.kind);
+	}
+}
+
+function describe(ending: Ending, silenceMs: number, deadlineMs: number): string {
+	switch (ending.kind) {
+		case 'status':
+			return `the file host answered HTTP ${ending.status}${ending.text ? `: ${ending.text}` : ''}`;
+		case 'network':
+			return `the connection failed${ending.cause}`;
+		case 'short':
+			return `the connection closed after ${ending.received} of ${ending.expected} bytes`;
+		case 'silent':
+			return `nothing arrived for longer than Request Timeout (${silenceMs / 1000} s), after ${ending.received} bytes`;
+		case 'deadline':
+			return `it took longer than ${deadlineMs / 1000} s in all (${DOWNLOAD_DEADLINE_FACTOR} x Request Timeout), after ${ending.received} bytes`;
+		case 'cancelled':
+			return 'the execution was stopped';
+		case 'empty':
+			return 'the file host sent an empty file';
+	}
+}
+
+/** What retry.ts is told about an attempt that failed (undefined: never retried). */
+function asFailure(ending: Ending) {
+	if (ending.kind === 'status') return { status: ending.status, retryAfter: ending.retryAfter };
+	if (ending.kind === 'network') return { networkCode: ending.code ?? '' };
+	if (ending.kind === 'short' || ending.kind === 'silent') return { networkCode: 'ECONNRESET' };
+	return undefined;
+}
+
+async function readText(body: unknown): Promise<string> {
+	if (!body || typeof body !== 'object' || !(Symbol.asyncIterator in body)) return '';
+	const parts: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body as AsyncIterable<Buffer | string>) {
+		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		parts.push(buffer);
+		size += buffer.length;
+		if (size >= MAX_ERROR_BYTES) break;
+	}
+	const text = Buffer.concat(parts).toString('utf8').replace(/\s+/g, ' ').trim();
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function destroy(body: unknown): void {
+	(body as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
+function header(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name];
+	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+}
+
+/**
+ * One attempt: the request, then the body piped into the store. `guard`
+ * closes the body when the execution is cancelled, the deadline passes or
+ * the body goes silent; the reason is read from `guard.why`.
+ */
+async function attempt(
+	ctx: DownloadContext,
+	request: DownloadRequest,
+	guard: Guard,
+): Promise<Omit<Downloaded, 'attempts'>> {
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequest({
+			method: 'GET',
+			url: request.url,
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: request.silenceMs,
+			abortSignal: guard.signal,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		throw new AttemptFailed(
+			guard.why ?? { kind: 'network', code: networkCodeOf(error), cause: errorCause(error) },
+		);
+	}
+	const headers = (response.headers ?? {}) as Record<string, unknown>;
+	const body = response.body as AsyncIterable<Buffer | string>;
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		const text = await readText(body).catch(() => '');
+		destroy(body);
+		throw new AttemptFailed({
+			kind: 'status',
+			status: response.statusCode,
+			retryAfter: retryAfterHeader(headers),
+			text,
+		});
+	}
+	guard.watch(body);
+	const encoded = header(headers, 'content-encoding');
+	const length = Number(header(headers, 'content-length'));
+	const expected = !encoded && Number.isFinite(length) && length > 0 ? length : undefined;
+	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
+	const source = body[Symbol.asyncIterator]();
+	let received = 0;
+	// The store may wrap what the pieces' generator throws: the reason is kept here.
+	let broke: AttemptFailed | undefined;
+	const next = async (): Promise<Buffer | undefined> => {
+		let step: IteratorResult<Buffer | string>;
+		try {
+			step = await source.next();
+		} catch (error) {
+			broke = new AttemptFailed(
+				guard.why ?? { kind: 'network', code: networkCodeOf(error), cause: errorCause(error) },
+			);
+			throw broke;
+		}
+		if (guard.why) throw (broke = new AttemptFailed(guard.why));
+		if (step.done) {
+			if (expected !== undefined && received < expected)
+				throw (broke = new AttemptFailed({ kind: 'short', received, expected }));
+			return undefined;
+		}
+		const chunk = typeof step.value === 'string' ? Buffer.from(step.value) : step.value;
+		received += chunk.length;
+		guard.progress(received);
+		return chunk;
+	};
+
+	const head: Buffer[] = [];
+	let headSize = 0;
+	let ended = false;
+	while (headSize < HEAD_BYTES && !ended) {
+		const chunk = await next();
+		if (chunk) {
+			head.push(chunk);
+			headSize += chunk.length;
+		} else ended = true;
+	}
+	if (headSize === 0) throw new AttemptFailed({ kind: 'empty' });
+	const pieces = async function* () {
+		yield* head;
+		head.length = 0;
+		for (let chunk = ended ? undefined : await next(); chunk; chunk = await next()) yield chunk;
+	};
+	const { fileName, mimeType } = request.name(
+		Buffer.concat(head, Math.min(headSize, HEAD_BYTES)),
+		contentType,
+	);
+	try {
+		const binary = await storeBinaryPieces(ctx, response.body, pieces(), fileName, mimeType);
+		return { binary, contentType };
+	} catch (error) {
+		destroy(body);
+		if (broke) throw broke;
+		if (guard.why) throw new AttemptFailed(guard.why);
+		// The store's own failure (a write error, a size mismatch): not the download's.
+		throw error;
+	}
+}
+
+/**
+ * Watches one download: aborts its request, and closes its body, when the
+ * execution is cancelled, the total deadline passes, or no byte has arrived
+ * for `silenceMs`. A watchdog sleeps until the next moment one of these
+ * could happen (n8n's sleep: package code may not use timers).
+ */
+class Guard {
+	private readonly controller = new AbortController();
+
+	private readonly done = new AbortController();
+
+	private body: unknown;
+
+	private received = 0;
+
+	private lastByteAt: number;
+
+	private readonly watchdog: Promise<void>;
+
+	why: Ending | undefined;
+
+	constructor(
+		private readonly clock: Clock,
+		private readonly deadlineAt: number,
+		private readonly silenceMs: number,
+		private readonly cancel: AbortSignal | undefined,
+	) {
+		this.lastByteAt = clock.now();
+		this.watchdog = this.watch_();
+	}
+
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	watch(body: unknown): void {
+		this.body = body;
+		this.lastByteAt = this.clock.now();
+	}
+
+	progress(received: number): void {
+		this.received = received;
+		this.lastByteAt = this.clock.now();
+	}
+
+	private stop(why: Ending): void {
+		if (this.why) return;
+		this.why = why;
+		this.controller.abort();
+		destroy(this.body);
+	}
+
+	private async watch_(): Promise<void> {
+		const onCancel = () => this.stop({ kind: 'cancelled' });
+		if (this.cancel?.aborted) onCancel();
+		this.cancel?.addEventListener('abort', onCancel, { once: true });
+		try {
+			while (!this.done.signal.aborted && !this.why) {
+				const now = this.clock.now();
+				if (now >= this.deadlineAt) this.stop({ kind: 'deadline', received: this.received });
+				else if (this.body && now - this.lastByteAt >= this.silenceMs)
+					this.stop({ kind: 'silent', received: this.received });
+				else {
+					const silenceEnds = this.body ? this.lastByteAt + this.silenceMs : Infinity;
+					await this.clock.sleep(Math.min(this.deadlineAt, silenceEnds) - now, this.done.signal);
+				}
+			}
+		} finally {
+			this.cancel?.removeEventListener('abort', onCancel);
+		}
+	}
+
+	async close(): Promise<void> {
+		this.done.abort();
+		await this.watchdog;
+	}
+}
+
+/**
+ * Downloads `request.url` into n8n's binary store (see the file's header for
+ * the rules). Fails with the node error naming what was downloaded, from
+ * where (without the query string), why, and `request.advice`.
+ */
+export async function downloadToBinary(ctx: DownloadContext, request: DownloadRequest): Promise<Downloaded> {
+	const clock = request.clock ?? systemClock;
+	const deadlineMs = request.silenceMs * DOWNLOAD_DEADLINE_FACTOR;
+	const where = printableUrl(request.url);
+	const fail = (why: string, attempts: number) =>
+		operationError(ctx.getNode(), `Could not download ${request.what} from ${where}: ${why}`, {
+			itemIndex: request.itemIndex,
+			description: `${request.advice}${attempts > 1 ? ` Tried ${attempts} times.` : ''}`,
+		});
+	let protocol: string | undefined;
+	try {
+		protocol = new URL(request.url).protocol;
+	} catch {
+		protocol = undefined;
+	}
+	if (protocol !== 'http:' && protocol !== 'https:') {
+		throw fail('only http and https addresses are downloaded', 1);
+	}
+	const cancel = ctx.getExecutionCancelSignal?.();
+	const deadlineAt = clock.now() + deadlineMs;
+	for (let attempts = 1; ; attempts++) {
+		const guard = new Guard(clock, deadlineAt, request.silenceMs, cancel);
+		let ending: Ending;
+		try {
+			return { ...(await attempt(ctx, request, guard)), attempts };
+		} catch (error) {
+			if (!(error instanceof AttemptFailed)) throw error;
+			ending = error.ending;
+		} finally {
+			await guard.close();
+		}
+		const failure = asFailure(ending);
+		const delay = failure ? retryDelay('read', attempts, failure, clock.now()) : undefined;
+		if (delay === undefined || clock.now() + delay >= deadlineAt || cancel?.aborted) {
+			throw fail(describe(ending, request.silenceMs, deadlineMs), attempts);
+		}
+		await clock.sleep(delay, cancel);
+		if (cancel?.aborted) throw fail(describe({ kind: 'cancelled' }, request.silenceMs, deadlineMs), attempts);
+	}
+}
