@@ -7,7 +7,9 @@
  *   browser   the editor in Chromium on that same n8n (node panel, forms)
  *   registry  a fresh n8n installs the package from a local npm registry
  *             through its own Community Nodes installer, runs it, uninstalls it
- *   queue     main + worker, Redis, PostgreSQL, binary data in the database
+ *   queue     main + worker + webhook process, Redis, PostgreSQL, binary data
+ *             in the database; callback-wait callbacks split between webhook
+ *             process and main, before the wait, across a restart
  *
  * `./scripts/run e2e single browser` runs only the named parts. Everything
  * started is stopped at the end, also on failure. Results: e2e-output/.

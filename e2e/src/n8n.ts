@@ -34,7 +34,8 @@ export interface N8nOptions {
 	/** N8N_USER_FOLDER (n8n keeps its files in <home>/.n8n). */
 	home: string;
 	cert: Certificate;
-	command?: 'start' | 'worker';
+	/** `webhook`: a dedicated webhook process (queue mode), served and checked like a main. */
+	command?: 'start' | 'worker' | 'webhook';
 	env?: Record<string, string>;
 	/** A worker's port is chosen by the caller; a main's port is free unless given. */
 	port?: number;
@@ -95,7 +96,8 @@ export class N8n {
 	}
 
 	async start(timeoutMs = 240_000): Promise<void> {
-		this.port = this.options.port ?? (await freePort());
+		// A restarted process keeps its port: resume URLs and callback addresses name it.
+		this.port = this.options.port ?? (this.port || (await freePort()));
 		mkdirSync(this.options.home, { recursive: true });
 		const env: NodeJS.ProcessEnv = {
 			PATH: process.env.PATH,

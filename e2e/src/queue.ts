@@ -2,13 +2,17 @@
  * Queue mode: PostgreSQL and Redis in temp folders on loopback ports, an n8n
  * main process and a worker, binary data kept in the database. The image,
  * speech, trigger and callback-wait workflows must succeed, and the resumed
- * execution must run on the worker (its log names the execution).
+ * execution must run on the worker (its log names the execution). A dedicated
+ * webhook process (`n8n webhook`) runs beside them: callbacks.ts delivers the
+ * callback wait's callbacks to it and to main, before the wait and across a
+ * restart, and checks that no resume is lost.
  */
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Simulator } from '../../test/simulator';
+import { runCallbackScenarios } from './callbacks';
 import type { Checks } from './checks';
 import { N8n, type Certificate } from './n8n';
 import { installPacked } from './main';
@@ -127,8 +131,12 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 			},
 		});
 		await checks.timed('queue: worker start', () => worker.start());
+		// As scaled deployments run it: the same queue and database, its own ports; it serves
+		// /webhook-waiting/ too, so a gateway's callback may reach it instead of main.
+		const webhook = new N8n({ name: 'n8n-queue-webhook', home, cert, command: 'webhook', env });
+		await checks.timed('queue: webhook process start', () => webhook.start());
 		await main.login();
-		checks.note(`main on ${main.url}; worker log ${worker.proc!.logFile}`);
+		checks.note(`main on ${main.url}; webhook process on ${webhook.url}; worker log ${worker.proc!.logFile}`);
 		const ctx: Context = {
 			n8n: main,
 			sim,
@@ -177,6 +185,8 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		} catch (error) {
 			checks.broke('callback wait', error);
 		}
+		await runCallbackScenarios(ctx, { main, webhook, worker });
+		await webhook.stop();
 		await worker.stop();
 		await main.stop();
 	} finally {

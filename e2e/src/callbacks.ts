@@ -1,0 +1,402 @@
+/**
+ * Queue mode, the callback wait as a gateway meets it: Video → Create and
+ * Wait (callback mode, 3 items) in a real n8n with a main process, a worker
+ * and a dedicated webhook process (`n8n webhook`), and no resume ever lost.
+ *
+ * The simulator's own callback posting is off here: the suite ends each task
+ * at the simulator itself, then posts the task's final callback (the record
+ * `GET /v1/videos/{id}` answers, as the simulator would send it) to the
+ * process it chooses, retrying a 503 after its Retry-After as a gateway would.
+ *
+ *   split     the three final callbacks go to webhook, main, webhook; the
+ *             last is answered 503 once (a stale gateway read) and retried
+ *   early     one task's final callback arrives before n8n has saved the
+ *             execution as waiting (n8n refuses it and nobody sends it again)
+ *   restart   main and webhook processes are restarted while the execution
+ *             waits; the callbacks come after the restart
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Simulator } from '../../test/simulator';
+import { videoTasks, type SimTask, type VideoTasks } from '../../test/simulator/video/tasks';
+import { http } from './http';
+import { outputOf, type ExecutionRecord, type Item, type N8n } from './n8n';
+import { outputDir, sleep, waitFor } from './proc';
+import { callbackWorkflow, checkExecution, type Context, type Workflow } from './workflows';
+
+export interface Processes {
+	main: N8n;
+	webhook: N8n;
+	worker: N8n;
+}
+
+type Target = 'main' | 'webhook';
+
+const ITEMS = 3;
+const NODE = 'Create Videos and Wait';
+/** Tasks never end on their own within a run: the suite ends each one when the scenario says. */
+const NEVER_MS = 600_000;
+/** Deliveries of one callback at most (a gateway retries a 503, not forever). */
+const MAX_ATTEMPTS = 4;
+/** The node asks for 30 s; the test does not need to wait that long to prove the retry. */
+const RETRY_AFTER_CAP_MS = 2000;
+
+/** One POST of a final callback and what the process answered. */
+interface Delivery {
+	item: number;
+	task: string;
+	target: Target;
+	attempt: number;
+	status: number;
+	retryAfter?: string;
+	answer: string;
+}
+
+/** One scenario's run: its execution and where the simulator's request log stood when it began. */
+interface Run {
+	name: string;
+	workflow: Workflow;
+	workflowId: string;
+	executionId: string;
+	requestsBefore: number;
+	deliveries: Delivery[];
+}
+
+const TASK_READ = /^\/v1\/videos\/[^/]+$/;
+
+export async function runCallbackScenarios(ctx: Context, procs: Processes): Promise<void> {
+	const tasks = videoTasks(ctx.sim);
+	const wasEnabled = tasks.callbacksEnabled;
+	tasks.callbacksEnabled = false;
+	const scenarios: Array<[string, (ctx: Context, procs: Processes) => Promise<void>]> = [
+		['final callbacks split between the webhook process and main, one 503 retried', splitDelivery],
+		['a final callback before the execution is waiting', earlyCallback],
+		['main and webhook processes restarted while the execution waits', restartWhileWaiting],
+	];
+	try {
+		for (const [title, scenario] of scenarios) {
+			ctx.checks.begin(`queue mode, callback wait: ${title}`);
+			try {
+				await scenario(ctx, procs);
+			} catch (error) {
+				ctx.checks.broke(title, error);
+			}
+		}
+	} finally {
+		// The suite delivered (or gave up on) these tasks: the simulator must not post them later.
+		for (const task of tasks.tasks.values()) {
+			if (task.doneAfterMs === NEVER_MS) finish(tasks, task);
+			task.notified = tasks.status(task);
+		}
+		tasks.callbacksEnabled = wasEnabled;
+	}
+}
+
+/** 2 final callbacks to the webhook process, 1 to main; the last one first meets a stale read. */
+async function splitDelivery(ctx: Context, procs: Processes): Promise<void> {
+	const run = await startWait(ctx, 'callback-split');
+	await waitingNow(ctx, run);
+	const [first, second, third] = await tasksOf(ctx.sim, run.executionId);
+	await finishAndDeliver(ctx, procs, run, 0, first, 'webhook');
+	await finishAndDeliver(ctx, procs, run, 1, second, 'main');
+	// Its next read after it ended still says in_progress: the node must answer 503, not 200.
+	videoTasks(ctx.sim).staleReads.set(third.id, 1);
+	await finishAndDeliver(ctx, procs, run, 2, third, 'webhook');
+	const record = await report(ctx, procs, run);
+	const answers = run.deliveries.map((d) => `${d.target}:${d.status}`);
+	ctx.checks.equal(`${run.name}: answers in order`, answers, [
+		'webhook:200',
+		'main:200',
+		'webhook:503',
+		'webhook:200',
+	]);
+	ctx.checks.ok(
+		`${run.name}: the webhook process resumed it (its second delivery of task 3)`,
+		/"resumed":\s*true/.test(run.deliveries.at(-1)?.answer ?? ''),
+		run.deliveries.at(-1)?.answer,
+	);
+	if (record) await checkOutput(ctx, run, record);
+}
+
+/**
+ * A task ends while the node is still reading the tasks it created (the
+ * simulator holds that read): its final callback reaches n8n before the
+ * execution is saved as waiting, n8n refuses it with a 4xx (seen: 401
+ * "Invalid token" or 409 "running already", depending on what n8n has saved
+ * of the execution by then), and a gateway does not send a refused callback
+ * again. Task 1 must be known final from the read the node makes of every
+ * task as the wait begins.
+ */
+async function earlyCallback(ctx: Context, procs: Processes): Promise<void> {
+	const { sim, checks } = ctx;
+	const gate = sim.hold(TASK_READ);
+	let run: Run;
+	try {
+		run = await startWait(ctx, 'callback-early');
+		await waitFor(
+			'the node to read its first task (held)',
+			() => (gate.waiting > 0 ? true : undefined),
+			120_000,
+		);
+		const [first] = await tasksOf(sim, run.executionId);
+		const before = (await ctx.n8n.execution(run.executionId)).status;
+		await finishAndDeliver(ctx, procs, run, 0, first, 'webhook');
+		const after = (await ctx.n8n.execution(run.executionId)).status;
+		const early = run.deliveries[0];
+		checks.note(`${run.name}: execution status ${before} before and ${after} after the early callback`);
+		checks.ok(`${run.name}: the execution was not waiting yet`, before !== 'waiting' && after !== 'waiting', {
+			before,
+			after,
+		});
+		checks.ok(
+			`${run.name}: n8n refused the early callback with a 4xx (a gateway does not send it again)`,
+			early.status >= 400 && early.status < 500,
+			`${early.status} ${early.answer}`,
+		);
+	} finally {
+		gate.open();
+	}
+	await waitingNow(ctx, run);
+	const [first, second, third] = await tasksOf(sim, run.executionId);
+	const firstRead = videoTasks(sim).reads.find((r) => r.id === first.id);
+	checks.equal(
+		`${run.name}: the read as the wait began saw task 1 completed`,
+		firstRead?.status,
+		'completed',
+	);
+	await finishAndDeliver(ctx, procs, run, 1, second, 'main');
+	await finishAndDeliver(ctx, procs, run, 2, third, 'webhook');
+	const record = await report(ctx, procs, run);
+	if (record) await checkOutput(ctx, run, record);
+}
+
+/** The execution waits; main and webhook processes stop and start again; then the callbacks come. */
+async function restartWhileWaiting(ctx: Context, procs: Processes): Promise<void> {
+	const { checks } = ctx;
+	const run = await startWait(ctx, 'callback-restart');
+	await waitingNow(ctx, run);
+	const pids = () => `main pid ${procs.main.proc?.child.pid}, webhook pid ${procs.webhook.proc?.child.pid}`;
+	checks.note(`${run.name}: before the restart: ${pids()}`);
+	await checks.timed('queue: main and webhook restart', async () => {
+		await Promise.all([procs.webhook.stop(), procs.main.stop()]);
+		await procs.main.start();
+		await procs.webhook.start();
+	});
+	await procs.main.login();
+	checks.note(
+		`${run.name}: after the restart: ${pids()} (same ports ${procs.main.port}, ${procs.webhook.port})`,
+	);
+	checks.equal(
+		`${run.name}: n8n still reports the execution waiting after the restart`,
+		(await procs.main.execution(run.executionId)).status,
+		'waiting',
+	);
+	const [first, second, third] = await tasksOf(ctx.sim, run.executionId);
+	await finishAndDeliver(ctx, procs, run, 0, first, 'main');
+	await finishAndDeliver(ctx, procs, run, 1, second, 'webhook');
+	await finishAndDeliver(ctx, procs, run, 2, third, 'main');
+	const record = await report(ctx, procs, run);
+	if (record) await checkOutput(ctx, run, record);
+}
+
+/** A new workflow (so its executions can be counted alone), run manually: 3 tasks that do not end. */
+async function startWait(ctx: Context, name: string): Promise<Run> {
+	const workflow = callbackWorkflow(ctx.credentials, ITEMS, NEVER_MS);
+	workflow.name = `${workflow.name} (${name})`;
+	const created = await ctx.n8n.createWorkflow(workflow);
+	const requestsBefore = ctx.sim.requests.length;
+	const executionId = await ctx.n8n.runManually(created.id, 'Start');
+	ctx.checks.note(`${name}: workflow ${created.id}, execution ${executionId}`);
+	return { name, workflow, workflowId: created.id, executionId, requestsBefore, deliveries: [] };
+}
+
+async function waitingNow(ctx: Context, run: Run): Promise<void> {
+	const record = await ctx.n8n.waitExecution(run.executionId, 120_000, [
+		'waiting',
+		'success',
+		'error',
+		'crashed',
+	]);
+	ctx.checks.equal(`${run.name}: the execution waits for the callbacks`, record.status, 'waiting');
+}
+
+/** The execution's tasks at the simulator, in item order (their callback address names the execution). */
+async function tasksOf(sim: Simulator, executionId: string): Promise<SimTask[]> {
+	const path = `/webhook-waiting/${executionId}`;
+	return await waitFor(
+		`the ${ITEMS} tasks of execution ${executionId}`,
+		() => {
+			const found = [...videoTasks(sim).tasks.values()].filter(
+				(t) => t.callbackUrl !== undefined && new URL(t.callbackUrl).pathname === path,
+			);
+			return found.length === ITEMS ? found.sort((a, b) => itemOf(a) - itemOf(b)) : undefined;
+		},
+		60_000,
+	);
+}
+
+const itemOf = (task: SimTask) => Number(/Callback item (\d+)/.exec(task.prompt)?.[1] ?? 0);
+
+/** The task ends now (completed): its next read answers final. */
+function finish(tasks: VideoTasks, task: SimTask): void {
+	task.doneAfterMs = Math.max(0, tasks.now() - task.createdAt);
+}
+
+/** Ends the task at the simulator, then delivers its final callback to `target`. */
+async function finishAndDeliver(
+	ctx: Context,
+	procs: Processes,
+	run: Run,
+	item: number,
+	task: SimTask,
+	target: Target,
+): Promise<void> {
+	const tasks = videoTasks(ctx.sim);
+	finish(tasks, task);
+	await deliver(tasks, procs, run, item, task, target);
+}
+
+/**
+ * Posts the task's final callback to the resume URL the node gave the task,
+ * on the chosen process. A 503 is sent again after its Retry-After (capped),
+ * a refused connection after a second, at most MAX_ATTEMPTS times in all.
+ */
+async function deliver(
+	tasks: VideoTasks,
+	procs: Processes,
+	run: Run,
+	item: number,
+	task: SimTask,
+	target: Target,
+): Promise<void> {
+	const resumeUrl = new URL(task.callbackUrl!);
+	const url = `${procs[target].url}${resumeUrl.pathname}${resumeUrl.search}`;
+	const body = tasks.record(task);
+	for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+		let delivery: Delivery;
+		try {
+			const answer = await http(url, { method: 'POST', body, timeoutMs: 120_000 });
+			const retryAfter = answer.headers['retry-after'];
+			delivery = {
+				item,
+				task: task.id,
+				target,
+				attempt,
+				status: answer.status,
+				retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+				answer: answer.text().slice(0, 300),
+			};
+		} catch (error) {
+			delivery = { item, task: task.id, target, attempt, status: 0, answer: (error as Error).message };
+		}
+		run.deliveries.push(delivery);
+		if (delivery.status !== 0 && delivery.status !== 503) return;
+		const hinted = Number(delivery.retryAfter) * 1000;
+		await sleep(Number.isFinite(hinted) && hinted > 0 ? Math.min(hinted, RETRY_AFTER_CAP_MS) : 1000);
+	}
+}
+
+/** How often each key occurs, as "key×n" words. */
+function tally(keys: string[]): string {
+	const counts = new Map<string, number>();
+	for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+	return [...counts].map(([key, n]) => `${key}×${n}`).join(', ') || 'none';
+}
+
+/**
+ * Waits for the end of the execution and checks what the gateway and n8n saw:
+ * creates, reads, downloads, the answers by status and by process, the
+ * executions of the workflow, where the resume ran. Returns the record.
+ */
+async function report(ctx: Context, procs: Processes, run: Run): Promise<ExecutionRecord | undefined> {
+	const { checks, sim, n8n } = ctx;
+	let record: ExecutionRecord | undefined;
+	try {
+		record = await n8n.waitExecution(run.executionId, 120_000);
+	} catch (error) {
+		checks.broke(`${run.name}: execution ${run.executionId} did not finish (a lost resume?)`, error);
+	}
+	const seen = sim.requests.slice(run.requestsBefore);
+	const creates = seen.filter((r) => r.method === 'POST' && r.path === '/v1/videos');
+	const reads = seen.filter((r) => r.method === 'GET' && TASK_READ.test(r.path));
+	const downloads = seen.filter((r) => r.method === 'GET' && r.path.startsWith('/files/videos/'));
+	const executions = await n8n.executions(run.workflowId);
+	const lost = record?.status === 'success' ? 0 : 1;
+	const dir = join(outputDir, 'queue', run.name);
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(join(dir, 'deliveries.json'), JSON.stringify(run.deliveries, null, 2));
+	for (const d of run.deliveries) {
+		checks.note(
+			`${run.name}: item ${d.item + 1} ${d.task} -> ${d.target} (attempt ${d.attempt}): ${d.status}${d.retryAfter ? ` Retry-After ${d.retryAfter}` : ''} ${d.answer}`,
+		);
+	}
+	checks.note(
+		`${run.name}: ${creates.length} creates, ${reads.length} task reads (${tally(reads.map((r) => r.path.split('/').pop()!))}), ${downloads.length} downloads; answers by status: ${tally(run.deliveries.map((d) => String(d.status)))}; by process: ${tally(run.deliveries.map((d) => `${d.target}:${d.status}`))}; ${executions.length} execution(s); lost resumes: ${lost}`,
+	);
+	checks.equal(`${run.name}: tasks created`, creates.length, ITEMS);
+	// Each task is read once as the wait begins; a callback reads each task at most once.
+	checks.ok(
+		`${run.name}: task reads between ${ITEMS} and ${ITEMS} + ${ITEMS} per delivery`,
+		reads.length >= ITEMS && reads.length <= ITEMS * (1 + run.deliveries.length),
+		reads.length,
+	);
+	const videos = (await tasksOf(sim, run.executionId)).map((t) => `/files/videos/${t.id}.mp4`);
+	checks.equal(`${run.name}: videos downloaded`, downloads.length, ITEMS);
+	checks.equal(
+		`${run.name}: each task's video downloaded once`,
+		downloads.map((r) => r.path).sort(),
+		videos.sort(),
+	);
+	const bad = run.deliveries.filter((d) => d.status >= 500 && !(d.status === 503 && d.retryAfter));
+	checks.ok(`${run.name}: no callback answered 5xx but a 503 with Retry-After`, bad.length === 0, bad);
+	const unanswered = run.deliveries.filter((d) => d.status === 0);
+	checks.ok(`${run.name}: every delivery got an answer`, unanswered.length === 0, unanswered);
+	const lastOfEach = [...new Map(run.deliveries.map((d) => [d.task, d])).values()];
+	checks.ok(
+		`${run.name}: every callback's last delivery was answered below 500 (none left to retry)`,
+		lastOfEach.every((d) => d.status > 0 && d.status < 500),
+		lastOfEach.map((d) => `${d.task}:${d.status}`),
+	);
+	checks.equal(`${run.name}: one execution of the workflow`, executions.length, 1);
+	checks.equal(`${run.name}: lost resumes`, lost, 0);
+	const started = (procs.worker.proc?.log() ?? '')
+		.split('\n')
+		.filter((l) => l.includes(`Worker started execution ${run.executionId} (`)).length;
+	checks.ok(`${run.name}: the worker ran the execution and then its resume`, started >= 2, started);
+	return record;
+}
+
+/** One item per input, in order, each its own task completed, with its video, waited by callback, no polls. */
+async function checkOutput(ctx: Context, run: Run, record: ExecutionRecord): Promise<void> {
+	const { checks, sim } = ctx;
+	await checkExecution(ctx, run.name, run.workflow, record);
+	const output = outputOf(record, NODE);
+	const tasks = await tasksOf(sim, run.executionId);
+	const paired = (item: Item) => (item.pairedItem as { item?: number } | undefined)?.item;
+	checks.equal(`${run.name}: one item per input, in order`, output.map(paired), [0, 1, 2]);
+	checks.equal(
+		`${run.name}: item i is task i`,
+		output.map((i) => i.json.id),
+		tasks.map((t) => t.id),
+	);
+	checks.ok(
+		`${run.name}: every item completed, with its video`,
+		output.length === ITEMS &&
+			output.every((i) => i.json.status === 'completed' && i.binary?.data !== undefined),
+		output.map((i) => ({ status: i.json.status, binary: Object.keys(i.binary ?? {}) })),
+	);
+	checks.ok(
+		`${run.name}: every item waited by callback, with no polls`,
+		output.every((i) => {
+			const info = i.json.waitInfo as { mode?: string; polls?: number } | undefined;
+			return info?.mode === 'callback' && info.polls === 0;
+		}),
+		output.map((i) => i.json.waitInfo),
+	);
+	checks.equal(
+		`${run.name}: the node ran once in the record (resumed once)`,
+		record.data.resultData.runData[NODE]?.length,
+		1,
+	);
+}
