@@ -6,6 +6,7 @@ import { errorCause, networkCodeOf, operationError, retryAfterHeader } from './e
 import { retryDelay } from './retry';
 import type { Clock } from './time';
 import { systemClock } from './time';
+import { printableUrl } from './urls';
 
 /**
  * Downloads of results the gateway made and charged for (a video, an image
@@ -60,16 +61,6 @@ export interface Downloaded {
 	attempts: number;
 }
 
-/** A URL as it may appear in a message: without its query string and fragment. */
-export function printableUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
-	} catch {
-		return url.length > 80 ? `${url.slice(0, 80)}…` : url;
-	}
-}
-
 /** Why an attempt ended without a file. */
 type Ending =
 	| { kind: 'status'; status: number; retryAfter?: string; text: string }
@@ -79,12 +70,6 @@ type Ending =
 	| { kind: 'deadline'; received: number }
 	| { kind: 'cancelled' }
 	| { kind: 'empty' };
-
-class AttemptFailed extends Error {
-	constructor(readonly ending: Ending) {
-		super(ending.kind);
-	}
-}
 
 function describe(ending: Ending, silenceMs: number, deadlineMs: number): string {
 	switch (ending.kind) {
@@ -136,16 +121,17 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
 }
 
+/** How one attempt ended: the stored file, or why there is none. */
+type AttemptResult = { ok: true; binary: IBinaryData; contentType?: string } | { ok: false; ending: Ending };
+
 /**
  * One attempt: the request, then the body piped into the store. `guard`
  * closes the body when the execution is cancelled, the deadline passes or
  * the body goes silent; the reason is read from `guard.why`.
  */
-async function attempt(
-	ctx: DownloadContext,
-	request: DownloadRequest,
-	guard: Guard,
-): Promise<Omit<Downloaded, 'attempts'>> {
+async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Guard): Promise<AttemptResult> {
+	const networkEnding = (error: unknown): Ending =>
+		guard.why ?? { kind: 'network', code: networkCodeOf(error), cause: errorCause(error) };
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await ctx.helpers.httpRequest({
@@ -158,21 +144,15 @@ async function attempt(
 			abortSignal: guard.signal,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw new AttemptFailed(
-			guard.why ?? { kind: 'network', code: networkCodeOf(error), cause: errorCause(error) },
-		);
+		return { ok: false, ending: networkEnding(error) };
 	}
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const body = response.body as AsyncIterable<Buffer | string>;
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const text = await readText(body).catch(() => '');
 		destroy(body);
-		throw new AttemptFailed({
-			kind: 'status',
-			status: response.statusCode,
-			retryAfter: retryAfterHeader(headers),
-			text,
-		});
+		const retryAfter = retryAfterHeader(headers);
+		return { ok: false, ending: { kind: 'status', status: response.statusCode, retryAfter, text } };
 	}
 	guard.watch(body);
 	const encoded = header(headers, 'content-encoding');
@@ -181,22 +161,25 @@ async function attempt(
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const source = body[Symbol.asyncIterator]();
 	let received = 0;
-	// The store may wrap what the pieces' generator throws: the reason is kept here.
-	let broke: AttemptFailed | undefined;
+	// Why the body ended early. The store sees only that its pieces stopped (and may wrap the error).
+	let broke: Ending | undefined;
+	const interrupted = (ending: Ending) => {
+		broke = ending;
+		return operationError(ctx.getNode(), `The download stopped: ${ending.kind}`, {
+			itemIndex: request.itemIndex,
+		});
+	};
 	const next = async (): Promise<Buffer | undefined> => {
 		let step: IteratorResult<Buffer | string>;
 		try {
 			step = await source.next();
 		} catch (error) {
-			broke = new AttemptFailed(
-				guard.why ?? { kind: 'network', code: networkCodeOf(error), cause: errorCause(error) },
-			);
-			throw broke;
+			throw interrupted(networkEnding(error));
 		}
-		if (guard.why) throw (broke = new AttemptFailed(guard.why));
+		if (guard.why) throw interrupted(guard.why);
 		if (step.done) {
 			if (expected !== undefined && received < expected)
-				throw (broke = new AttemptFailed({ kind: 'short', received, expected }));
+				throw interrupted({ kind: 'short', received, expected });
 			return undefined;
 		}
 		const chunk = typeof step.value === 'string' ? Buffer.from(step.value) : step.value;
@@ -208,14 +191,19 @@ async function attempt(
 	const head: Buffer[] = [];
 	let headSize = 0;
 	let ended = false;
-	while (headSize < HEAD_BYTES && !ended) {
-		const chunk = await next();
-		if (chunk) {
-			head.push(chunk);
-			headSize += chunk.length;
-		} else ended = true;
+	try {
+		while (headSize < HEAD_BYTES && !ended) {
+			const chunk = await next();
+			if (chunk) {
+				head.push(chunk);
+				headSize += chunk.length;
+			} else ended = true;
+		}
+	} catch {
+		destroy(body);
+		return { ok: false, ending: broke! };
 	}
-	if (headSize === 0) throw new AttemptFailed({ kind: 'empty' });
+	if (headSize === 0) return { ok: false, ending: { kind: 'empty' } };
 	const pieces = async function* () {
 		yield* head;
 		head.length = 0;
@@ -227,13 +215,16 @@ async function attempt(
 	);
 	try {
 		const binary = await storeBinaryPieces(ctx, response.body, pieces(), fileName, mimeType);
-		return { binary, contentType };
+		return { ok: true, binary, contentType };
 	} catch (error) {
 		destroy(body);
-		if (broke) throw broke;
-		if (guard.why) throw new AttemptFailed(guard.why);
-		// The store's own failure (a write error, a size mismatch): not the download's.
-		throw error;
+		const ending = broke ?? guard.why;
+		if (ending) return { ok: false, ending };
+		// The store's own failure (a write error, a size mismatch): not the download's to retry.
+		throw operationError(ctx.getNode(), `Could not store ${request.what}: ${(error as Error).message}`, {
+			itemIndex: request.itemIndex,
+			description: request.advice,
+		});
 	}
 }
 
@@ -300,7 +291,8 @@ class Guard {
 				else if (this.body && now - this.lastByteAt >= this.silenceMs)
 					this.stop({ kind: 'silent', received: this.received });
 				else {
-					const silenceEnds = this.body ? this.lastByteAt + this.silenceMs : Infinity;
+					// Before the body is watched, look again a silence later (it may be watched by then).
+					const silenceEnds = (this.body ? this.lastByteAt : now) + this.silenceMs;
 					await this.clock.sleep(Math.min(this.deadlineAt, silenceEnds) - now, this.done.signal);
 				}
 			}
@@ -342,19 +334,12 @@ export async function downloadToBinary(ctx: DownloadContext, request: DownloadRe
 	const deadlineAt = clock.now() + deadlineMs;
 	for (let attempts = 1; ; attempts++) {
 		const guard = new Guard(clock, deadlineAt, request.silenceMs, cancel);
-		let ending: Ending;
-		try {
-			return { ...(await attempt(ctx, request, guard)), attempts };
-		} catch (error) {
-			if (!(error instanceof AttemptFailed)) throw error;
-			ending = error.ending;
-		} finally {
-			await guard.close();
-		}
-		const failure = asFailure(ending);
+		const result = await attempt(ctx, request, guard).finally(async () => await guard.close());
+		if (result.ok) return { binary: result.binary, contentType: result.contentType, attempts };
+		const failure = asFailure(result.ending);
 		const delay = failure ? retryDelay('read', attempts, failure, clock.now()) : undefined;
 		if (delay === undefined || clock.now() + delay >= deadlineAt || cancel?.aborted) {
-			throw fail(describe(ending, request.silenceMs, deadlineMs), attempts);
+			throw fail(describe(result.ending, request.silenceMs, deadlineMs), attempts);
 		}
 		await clock.sleep(delay, cancel);
 		if (cancel?.aborted) throw fail(describe({ kind: 'cancelled' }, request.silenceMs, deadlineMs), attempts);

@@ -36,6 +36,14 @@ export class SseDecoder {
 
 	private hasFields = false;
 
+	/**
+	 * Grows with every piece of the stream that is more than a comment (a
+	 * field line, or the start of one): a stream of keep-alive comments
+	 * leaves it unchanged, so a reader can tell a stream that is alive from
+	 * one that only says it is.
+	 */
+	content = 0;
+
 	/** Feeds a chunk; returns the events it completed. */
 	push(chunk: Uint8Array | string): SseEvent[] {
 		const decoded = typeof chunk === 'string' ? chunk : this.text.decode(chunk, { stream: true });
@@ -82,7 +90,9 @@ export class SseDecoder {
 			start = index + 1;
 			breaks.lastIndex = start;
 		}
-		this.pending += text.slice(start);
+		const rest = text.slice(start);
+		if (rest && !(this.pending + rest).startsWith(':')) this.content += rest.length;
+		this.pending += rest;
 		return events;
 	}
 
@@ -92,6 +102,7 @@ export class SseDecoder {
 			return;
 		}
 		if (line.startsWith(':')) return;
+		this.content++;
 		const colon = line.indexOf(':');
 		const field = colon === -1 ? line : line.slice(0, colon);
 		let value = colon === -1 ? '' : line.slice(colon + 1);
@@ -177,10 +188,13 @@ export interface SseReadOptions {
 }
 
 /**
- * Reads events from a response body. A body that stays silent for `idleMs`
- * is closed and fails with an 'idle' error instead of holding the execution:
- * a watchdog wakes when the silence would reach `idleMs` (n8n's sleep, in
- * slices of a second, so it stops promptly when the stream ends).
+ * Reads events from a response body. It is closed and fails with an 'idle'
+ * error instead of holding the execution when it stays silent for `idleMs`,
+ * or when for longer than Request Timeout (`timeoutMs`, else `idleMs`) it
+ * sends nothing but comments (`: keep-alive`): a connection kept open that
+ * way would never meet the HTTP client's silence timeout. A watchdog wakes
+ * when either limit could be reached (n8n's sleep, in short slices, so it
+ * stops promptly when the stream ends).
  */
 export async function* readSseEvents(
 	body: AsyncIterable<Uint8Array | string>,
@@ -194,15 +208,29 @@ export async function* readSseEvents(
 		const arrived = `after ${events} event${events === 1 ? '' : 's'} (${bytes} bytes) had arrived`;
 		return sseError(options.node, naming(options.what, `${text}, ${arrived}`), reason, options.itemIndex);
 	};
-	const idleError = () => fail(`The stream sent nothing for ${idleMs / 1000} s and was closed`, 'idle');
+	const contentMs = options.timeoutMs ?? idleMs;
+	let idle: string | undefined;
+	const idleError = () => fail(idle!, 'idle');
 	const finished = new AbortController();
 	let lastChunkAt = Date.now();
-	let idle = false;
+	let lastContentAt = lastChunkAt;
 	const watchdog = (async () => {
 		while (!finished.signal.aborted) {
-			await cancellableSleep(lastChunkAt + idleMs - Date.now(), finished.signal);
-			if (!finished.signal.aborted && Date.now() - lastChunkAt >= idleMs) {
-				idle = true;
+			// Past the keep-alive limit while silent: look again within a second (a comment may come).
+			const keepAliveAt = lastContentAt + contentMs;
+			const start = Date.now();
+			const wake = Math.min(
+				lastChunkAt + idleMs,
+				keepAliveAt > start ? keepAliveAt : start + Math.min(contentMs, 1000),
+			);
+			await cancellableSleep(wake - Date.now(), finished.signal);
+			if (finished.signal.aborted) return;
+			const now = Date.now();
+			if (now - lastChunkAt >= idleMs) idle = `The stream sent nothing for ${idleMs / 1000} s and was closed`;
+			// Comments arrived since the last content (pure silence is the HTTP client's to end).
+			else if (lastChunkAt > lastContentAt && now - lastContentAt >= contentMs)
+				idle = `The stream sent only keep-alive comments for longer than Request Timeout (${contentMs / 1000} s) and was closed`;
+			if (idle) {
 				(body as Destroyable).destroy?.();
 				return;
 			}
@@ -212,7 +240,10 @@ export async function* readSseEvents(
 		for await (const chunk of body) {
 			lastChunkAt = Date.now();
 			bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-			for (const event of decoder.push(chunk)) {
+			const content = decoder.content;
+			const completed = decoder.push(chunk);
+			if (decoder.content !== content) lastContentAt = lastChunkAt;
+			for (const event of completed) {
 				events++;
 				yield event;
 			}

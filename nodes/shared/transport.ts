@@ -22,6 +22,7 @@ import type { RequestKind } from './retry';
 import { mayHaveBeenProcessed, retryDelay } from './retry';
 import type { Clock } from './time';
 import { systemClock } from './time';
+import { REDIRECT_STATUSES, isLoopbackHost, originOf, printableUrl } from './urls';
 
 /** The n8n contexts that may call the gateway. */
 export type GatewayContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
@@ -88,7 +89,23 @@ async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<stri
 		);
 	}
 	perContext.set(credential, baseUrl);
+	warnIfPlainHttp(ctx, baseUrl);
 	return baseUrl;
+}
+
+/**
+ * A secret sent over plain http can be read on the way, unless it never
+ * leaves this machine: the run says so in n8n's output pane (once per run).
+ */
+function warnIfPlainHttp(ctx: GatewayContext, baseUrl: string): void {
+	const url = new URL(baseUrl);
+	if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
+	if (!('addExecutionHints' in ctx) || typeof ctx.addExecutionHints !== 'function') return;
+	ctx.addExecutionHints({
+		type: 'warning',
+		location: 'outputPane',
+		message: `The credential's Base URL (${url.origin}) is plain http: the gateway key travels unencrypted to a host outside this machine. Use the gateway's https address.`,
+	});
 }
 
 function cancelSignal(ctx: GatewayContext): AbortSignal | undefined {
@@ -112,6 +129,89 @@ function jsonBody(body: GatewayRequest['body']): Pick<IHttpRequestOptions, 'body
 } {
 	if (!Buffer.isBuffer(body)) return { body, json: body !== undefined };
 	return { body, json: false, contentType: { 'Content-Type': 'application/json' } };
+}
+
+/** Redirects followed within the gateway's origin before the request is given up. */
+const MAX_REDIRECTS = 5;
+
+/** A redirect the transport will not follow: ends the request with its node error, never retried. */
+class RedirectRefused extends Error {
+	constructor(readonly nodeError: Error) {
+		super(nodeError.message);
+	}
+}
+
+function headerValue(headers: unknown, name: string): string | undefined {
+	const value = (headers as Record<string, unknown> | undefined)?.[name];
+	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+}
+
+/**
+ * Sends one attempt through n8n's authenticated helper, following redirects
+ * only within the origin of the Base URL. n8n's HTTP client would follow a
+ * redirect anywhere and, for the credentials' own headers (`x-api-key`,
+ * `x-native-api-key`), send the secret along; so redirects are turned off
+ * there and decided here:
+ * - to another origin (another host or port, or https -> http): refused, the
+ *   credential is never sent there, and the message says where it pointed;
+ * - within the origin: followed, at most MAX_REDIRECTS times; 307 and 308
+ *   repeat the request as it was, 301, 302 and 303 are followed with a GET
+ *   for a GET and refused for a POST (turning a generation into a GET would
+ *   lose it; repeating it could pay twice).
+ */
+async function sendWithinOrigin(
+	ctx: GatewayContext,
+	credential: string,
+	options: IHttpRequestOptions,
+	firstUrl: string,
+	request: GatewayRequest,
+): Promise<IN8nHttpFullResponse> {
+	const origin = originOf(firstUrl);
+	let current = firstUrl;
+	let hopOptions = options;
+	for (let hop = 0; ; hop++) {
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			credential,
+			hopOptions,
+		)) as IN8nHttpFullResponse;
+		const location = headerValue(response.headers, 'location');
+		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) return response;
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		let next: string | undefined;
+		try {
+			next = new URL(location, current).href;
+		} catch {
+			next = undefined;
+		}
+		const refuse = (message: string, hint: string) =>
+			new RedirectRefused(
+				toNodeApiError(ctx.getNode(), { status: response.statusCode, message, hint }, request.itemIndex),
+			);
+		const to = next ? printableUrl(next) : location;
+		const kept = 'The request was not sent there and no credit was spent.';
+		if (!next || originOf(next) !== origin) {
+			throw refuse(
+				`The gateway redirected this request to ${to}, another address than the Base URL (${String(origin)}): the credential is sent only to the Base URL, so the request stopped here`,
+				`${kept} If the gateway has moved, set the credential's Base URL to its new address. A redirect from https to http, or to another host or port, is never followed.`,
+			);
+		}
+		if (hop >= MAX_REDIRECTS) {
+			throw refuse(
+				`The gateway redirected this request more than ${MAX_REDIRECTS} times (last to ${to})`,
+				'Check the Base URL: the gateway seems to redirect in a loop.',
+			);
+		}
+		const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
+		if (!keepsMethod && hopOptions.method !== 'GET') {
+			throw refuse(
+				`The gateway answered this ${String(hopOptions.method)} with HTTP ${response.statusCode}, a redirect to ${to} that would turn it into a GET`,
+				'The node does not follow it: the request would be lost or sent twice. Check the Base URL (a missing or extra path segment, http instead of https).',
+			);
+		}
+		hopOptions = { ...hopOptions, baseURL: undefined, url: next };
+		current = next;
+	}
 }
 
 /**
@@ -150,18 +250,17 @@ export async function gatewayRequest<T = unknown>(
 			timeout,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// Redirects are followed by sendWithinOrigin, which keeps the credential at the gateway.
+			disableFollowRedirect: true,
 			encoding: responseType === 'json' ? 'json' : responseType === 'buffer' ? 'arraybuffer' : 'stream',
 		};
 		let response: IN8nHttpFullResponse | undefined;
 		let networkError: unknown;
 		const startedAt = clock.now();
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				credential,
-				options,
-			)) as IN8nHttpFullResponse;
+			response = await sendWithinOrigin(ctx, credential, options, `${baseURL}${request.path}`, request);
 		} catch (error) {
+			if (error instanceof RedirectRefused) throw error.nodeError;
 			networkError = error;
 		}
 

@@ -181,11 +181,16 @@ export class Simulator {
 			'sse-malformed',
 			'sse-idle',
 			'sse-drop',
+			'sse-keepalive',
 		]);
 		startSse(res);
 		let payload = '';
 		const cut =
-			fault && (fault.kind === 'sse-truncate' || fault.kind === 'sse-idle' || fault.kind === 'sse-drop')
+			fault &&
+			(fault.kind === 'sse-truncate' ||
+				fault.kind === 'sse-idle' ||
+				fault.kind === 'sse-drop' ||
+				fault.kind === 'sse-keepalive')
 				? (fault.afterEvents ?? Math.max(1, events.length - 1))
 				: events.length;
 		for (const [index, event] of events.entries()) {
@@ -203,6 +208,13 @@ export class Simulator {
 			if (this.sseChunkBytes > 0) await sleep(0);
 		}
 		if (fault?.kind === 'sse-idle') return; // keeps the connection open and silent
+		if (fault?.kind === 'sse-keepalive') {
+			// Comments until the client (or the stopping simulator) closes the connection.
+			const timer = setInterval(() => res.write(': keep-alive\n\n'), fault.everyMs);
+			timer.unref();
+			res.on('close', () => clearInterval(timer));
+			return;
+		}
 		if (fault?.kind === 'sse-drop') {
 			ctx.req.socket.destroy();
 			return;
@@ -240,7 +252,14 @@ export class Simulator {
 				'drop-after',
 				'status-after',
 				'cut-after',
+				'trickle',
+				'redirect',
 			]);
+			if (fault?.kind === 'redirect') {
+				res.writeHead(fault.status, { Location: fault.location, 'Content-Type': 'text/plain' });
+				res.end(`Moved to ${fault.location}`);
+				return;
+			}
 			if (fault?.kind === 'drop') {
 				req.socket.destroy();
 				return;
@@ -267,6 +286,25 @@ export class Simulator {
 					const timer = setTimeout(() => res.destroy(), 10_000);
 					timer.unref();
 					res.on('close', () => clearTimeout(timer));
+					return res;
+				}) as typeof res.end;
+			}
+			if (fault?.kind === 'trickle') {
+				// The handler runs in full; its body leaves `bytes` at a time, `everyMs` apart.
+				res.end = ((chunk?: unknown) => {
+					const body = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk ?? ''));
+					let sent = 0;
+					const timer = setInterval(() => {
+						if (res.destroyed) return clearInterval(timer);
+						res.write(body.subarray(sent, sent + fault.bytes));
+						sent += fault.bytes;
+						if (sent >= body.length) {
+							clearInterval(timer);
+							res.socket?.end();
+						}
+					}, fault.everyMs);
+					timer.unref();
+					res.on('close', () => clearInterval(timer));
 					return res;
 				}) as typeof res.end;
 			}

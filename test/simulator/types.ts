@@ -50,6 +50,16 @@ export type Fault =
 	 * 10 s, or when the simulator stops).
 	 */
 	| { kind: 'cut-after'; bytes: number; stall?: boolean }
+	/**
+	 * The request is processed and its answer trickles: status, headers and
+	 * the full Content-Length at once, then `bytes` bytes of body every
+	 * `everyMs` (a slow or hostile file host), until done or the client goes.
+	 */
+	| { kind: 'trickle'; bytes: number; everyMs: number }
+	/** Answers at once with a redirect to `location` (absolute or relative), nothing processed. */
+	| { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; location: string }
+	/** Sends `afterEvents` events, then only `: keep-alive` comments every `everyMs`, never ending. */
+	| { kind: 'sse-keepalive'; afterEvents?: number; everyMs: number }
 	| { kind: 'sse-truncate'; afterEvents?: number }
 	| { kind: 'sse-malformed' }
 	| { kind: 'sse-idle'; afterEvents?: number }

@@ -205,4 +205,23 @@ describe('Image → Generate (workflow): refusals and errors', () => {
 		);
 		expect(JSON.stringify(result.error)).toMatch(/generated \(and paid for\)/);
 	});
+
+	it('a URL result whose host fails once (503) is downloaded again: the image arrives, generated once', async () => {
+		sim.inject({ path: /^\/cdn\/images\//, method: 'GET', fault: { kind: 'status', status: 503 } });
+		const downloads = () => sim.requests.filter((r) => r.path.startsWith('/cdn/images/')).length;
+		const before = downloads();
+		const { result, sent } = await run({
+			model: model('legacyimg-2'),
+			prompt: 'x',
+			size: '256x256',
+			options: { response_format: 'url' },
+		});
+		expect(result.status).toBe('success');
+		expect(sent).toBe(1);
+		expect(downloads() - before).toBe(2);
+		expect(result.output(IMAGE_NODE)[0].binary?.data).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'image-1.png',
+		});
+	});
 });

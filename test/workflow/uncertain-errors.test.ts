@@ -6,8 +6,9 @@
  * once. A Video → Create whose failed answer still carries the creation result
  * names that task for Wait for Completion. A certificate n8n does not trust is
  * named, and nothing is said about charges (nothing was sent). Streams (message,
- * response, image, speech) that stall past Request Timeout, break mid-way or end
- * before their final event name the stream and say how much had arrived. Real
+ * response, image, speech) that stall past Request Timeout, send only keep-alive
+ * comments past it, break mid-way or end before their final event name the
+ * stream and say how much had arrived. Real
  * executions against the simulator.
  */
 import type { WorkflowJson } from '../harness';
@@ -357,6 +358,19 @@ describe('streams that stall or break', () => {
 				),
 			);
 			expect(error.description).toMatch(/raise "Request Timeout"/);
+		},
+	);
+
+	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
+		'%s: a stream that sends only keep-alive comments past Request Timeout fails as idle; sent once',
+		async (_name, row) => {
+			const error = await streamFailure(row, { kind: 'sse-keepalive', afterEvents: 2, everyMs: 200 }, TIMEOUT);
+			expect(error.message).toMatch(
+				new RegExp(
+					`^${row.what}: the stream sent only keep-alive comments for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
+				),
+			);
+			expect(error.description).toMatch(/turn streaming off/);
 		},
 	);
 

@@ -3,10 +3,13 @@
  * fails never leaves tasks nobody can find. Every item is checked before the
  * first create; a failure after some tasks were created names every one of
  * them (ids and items) with what to run next; a video that cannot be
- * downloaded leaves the task id, the gateway's record and its address.
+ * downloaded leaves the task id, the gateway's record and its address. A
+ * download is a read: a host that fails once is asked again, one that
+ * trickles is stopped at the total deadline, and Stop ends it at once.
  */
 import type { WorkflowJson } from '../harness';
-import { runWorkflow } from '../harness';
+import { runWorkflow, startWorkflow } from '../harness';
+import { until } from '../harness/until';
 import { WaitingWebhookServer } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -192,5 +195,85 @@ describe('Video: a video that cannot be downloaded keeps its task (workflow)', (
 		const error = result.nodeError(VIDEO_NODE)!;
 		expect(`${error.message} ${String(error.description)}`).toContain(id);
 		expect(String(error.description)).toMatch(/Wait for Completion|Video → Get/);
+	});
+});
+
+describe('Video: a download is retried, bounded and stopped like a read (workflow)', () => {
+	const downloads = () => sim.requests.filter((r) => r.path.startsWith('/files/videos/')).length;
+	const fileFault = (fault: Parameters<Simulator['inject']>[0]['fault']) =>
+		sim.inject({ path: /^\/files\/videos\//, method: 'GET', fault });
+
+	it.each(
+		MODES.flatMap(([mode, baseUrl]) => [
+			[mode, baseUrl, 'a 503', { kind: 'status', status: 503 }] as const,
+			[mode, baseUrl, 'a dropped connection', { kind: 'drop' }] as const,
+			[mode, baseUrl, 'a body cut short', { kind: 'cut-after', bytes: 10 }] as const,
+		]),
+	)(
+		'%s mode: after %s the video is downloaded again and arrives whole',
+		async (mode, baseUrl, _what, fault) => {
+			fileFault(fault);
+			const before = downloads();
+			const started = await run(
+				videoCallbackWorkflow({ waitOptions: { download: true } }),
+				['clip [after:300]'],
+				baseUrl,
+			);
+			const done =
+				mode === 'callback' ? (n8n.track(started), await n8n.finished(started.executionId)) : started;
+			expect(done.status).toBe('success');
+			const [item] = done.output(VIDEO_NODE);
+			expect(item.json).toMatchObject({ status: 'completed', waitInfo: { mode } });
+			expect(item.json.error).toBeUndefined();
+			expect(item.binary?.data).toMatchObject({
+				mimeType: 'video/mp4',
+				fileName: `${String(item.json.id)}.mp4`,
+			});
+			expect(downloads() - before).toBe(2);
+		},
+	);
+
+	it('polling mode: a host trickling bytes is stopped at the total deadline (10 x Request Timeout); the error names the task', async () => {
+		fileFault({ kind: 'trickle', bytes: 1, everyMs: 400 });
+		const result = await run(
+			videoCallbackWorkflow({
+				waitOptions: { download: true, mode: 'polling' },
+				requestOptions: { maxConcurrency: 1, timeoutSeconds: 1 },
+			}),
+			['clip [after:300]'],
+			undefined,
+		);
+		expect(result.status).toBe('error');
+		const id = [...videoTasks(sim).tasks.values()].at(-1)!.id;
+		const error = result.nodeError(VIDEO_NODE)!;
+		expect(error.message).toMatch(
+			new RegExp(
+				`^Could not download the video of task ${id} from http://127\\.0\\.0\\.1:\\d+/files/videos/${id}\\.mp4: it took longer than 10 s in all \\(10 x Request Timeout\\), after \\d+ bytes$`,
+			),
+		);
+		expect(String(error.description)).toContain(`Video → Wait for Completion with task ID ${id}`);
+	});
+
+	it('polling mode: Stop while the video trickles in ends the execution within a second or so', async () => {
+		fileFault({ kind: 'trickle', bytes: 1, everyMs: 400 });
+		const before = downloads();
+		const handle = startWorkflow(
+			videoCallbackWorkflow({ waitOptions: { download: true, mode: 'polling' } }),
+			{
+				credentials: sim.credentials(),
+				input: promptItems(['clip [after:300]']),
+				instanceBaseUrl: 'http://localhost:5678',
+			},
+		);
+		await until(() => downloads() > before, 'the download to begin', { timeoutMs: 20_000 });
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const stoppedAt = Date.now();
+		handle.cancel();
+		const result = await handle.promise;
+		expect(Date.now() - stoppedAt).toBeLessThan(1500);
+		if (result.status !== 'canceled') {
+			expect(result.nodeError(VIDEO_NODE)?.message).toMatch(/: the execution was stopped$/);
+		}
+		expect(downloads() - before).toBe(1);
 	});
 });

@@ -2,8 +2,11 @@
  * downloadImage: a URL result that cannot be downloaded says so, keeps the
  * HTTP client's words (even when they name a Node error code, which n8n's
  * NodeOperationError would swap for "You can retry the request immediately")
- * and says the image was generated and paid for.
+ * and says the image was generated and paid for (every failure of a download
+ * is in test/unit/shared/download.test.ts).
  */
+import { Readable } from 'node:stream';
+
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -12,27 +15,39 @@ import type { IBinaryData } from 'n8n-workflow';
 import { downloadImage, nameImage } from '../../../nodes/GenerationGateway/actions/image/output';
 
 const node = { name: 'Gateway', type: 'n8n-nodes-generation-gateway.generationGateway' } as INode;
-const failingWith = (error: Error) =>
+/** A context whose HTTP helper throws `error`, or answers with `status` and no body. */
+const hostThat = (outcome: Error | number) =>
 	({
 		getNode: () => node,
-		helpers: { httpRequest: async () => await Promise.reject(error) },
+		getExecutionCancelSignal: () => undefined,
+		helpers: {
+			httpRequest: async () =>
+				outcome instanceof Error
+					? await Promise.reject(outcome)
+					: { statusCode: outcome, headers: {}, body: Readable.from([]) },
+		},
 	}) as unknown as IExecuteFunctions;
 
 describe('downloadImage', () => {
 	it.each([
-		['a refused connection', 'connect ECONNREFUSED 127.0.0.1:9'],
-		['a reset', 'read ECONNRESET'],
-		['a 404', 'Request failed with status code 404'],
-	])('after %s: names the image, the URL and the cause; says it was paid for', async (_name, cause) => {
-		const url = 'https://cdn.example/img.png';
-		const error = await downloadImage(failingWith(new Error(cause)), url, 1, 1000, 4).catch(
-			(e: unknown) => e,
-		);
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as NodeOperationError).message).toBe(`Could not download image 2 from ${url}: ${cause}`);
-		expect((error as NodeOperationError).description).toMatch(/generated \(and paid for\)/);
-		expect((error as NodeOperationError).context.itemIndex).toBe(4);
-	});
+		[
+			'a refused connection',
+			new Error('connect ECONNREFUSED 127.0.0.1:9'),
+			'the connection failed (connect ECONNREFUSED 127.0.0.1:9)',
+		],
+		['a reset', new Error('read ECONNRESET'), 'the connection failed (read ECONNRESET)'],
+		['a 404', 404, 'the file host answered HTTP 404'],
+	])(
+		'after %s: names the image, the URL and the cause; says it was paid for',
+		async (_name, outcome, cause) => {
+			const url = 'https://cdn.example/img.png';
+			const error = await downloadImage(hostThat(outcome), url, 1, 'png', 1000, 4).catch((e: unknown) => e);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect((error as NodeOperationError).message).toBe(`Could not download image 2 from ${url}: ${cause}`);
+			expect((error as NodeOperationError).description).toMatch(/generated \(and paid for\)/);
+			expect((error as NodeOperationError).context.itemIndex).toBe(4);
+		},
+	);
 });
 
 describe('nameImage: a stored image is named after its place in the answer, typed as the answer reports', () => {

@@ -143,6 +143,76 @@ describe('readSseEvents idle detection (R7)', () => {
 	});
 });
 
+describe('readSseEvents: keep-alive comments are not activity', () => {
+	/** Pushes `chunk` every `everyMs` until the reader closes the body; the timer goes with it. */
+	function repeating(first: string, chunk: string, everyMs: number): Readable {
+		let timer: NodeJS.Timeout | undefined;
+		return new Readable({
+			read() {
+				if (timer) return;
+				this.push(Buffer.from(first));
+				timer = setInterval(() => this.push(Buffer.from(chunk)), everyMs);
+			},
+			destroy(cause, callback) {
+				clearInterval(timer);
+				callback(cause);
+			},
+		});
+	}
+
+	it.each([
+		['comment lines', ': keep-alive\n\n'],
+		['bare comment markers', ':\n'],
+		['a comment split across chunks', ': keep'],
+	])('%s past Request Timeout close the stream as idle, naming the rule', async (_name, comment) => {
+		const body = repeating('data: {"a":1}\n\n', comment, 50);
+		await expect(
+			(async () => {
+				for await (const _event of readSseEvents(body, { node, timeoutMs: 400, idleMs: 60_000 })) void _event;
+			})(),
+		).rejects.toMatchObject({
+			message: expect.stringMatching(
+				/^The stream sent only keep-alive comments for longer than Request Timeout \(0\.4 s\) and was closed, after 1 event \(\d+ bytes\) had arrived$/,
+			),
+			context: { sseFailure: 'idle' },
+		});
+		expect(body.destroyed).toBe(true);
+	});
+
+	it('one event among the comments is activity: the stream lives on and ends normally', async () => {
+		const body = new Readable({ read() {} });
+		const events: SseEvent[] = [];
+		const read = (async () => {
+			for await (const event of readSseEvents(body, { node, timeoutMs: 300 })) events.push(event);
+		})();
+		for (let i = 0; i < 10; i++) {
+			body.push(Buffer.from(i % 2 ? ': keep-alive\n\n' : `data: {"i":${i}}\n\n`));
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		body.push(null);
+		await read;
+		expect(events).toHaveLength(5);
+	});
+
+	it('a long event arriving in pieces is activity, though no event completes for a while', async () => {
+		const body = new Readable({ read() {} });
+		const events: SseEvent[] = [];
+		const read = (async () => {
+			for await (const event of readSseEvents(body, { node, timeoutMs: 300 })) events.push(event);
+		})();
+		body.push(Buffer.from('data: "'));
+		for (let i = 0; i < 8; i++) {
+			body.push(Buffer.from('x'.repeat(10)));
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		body.push(Buffer.from('"\n\n'));
+		body.push(null);
+		await read;
+		expect(events).toHaveLength(1);
+		expect(events[0].data).toBe(`"${'x'.repeat(80)}"`);
+	});
+});
+
 /** A body that sends `chunks`, then, after `silentMs` of silence, fails with `error` (or ends). */
 function failingBody(chunks: Array<Buffer | string>, error?: Error, silentMs = 0): Readable {
 	let timer: NodeJS.Timeout | undefined;
