@@ -1,5 +1,17 @@
 import { sendError, sendJson } from '../http';
 import type { Route } from '../types';
+import type { ServerResponse } from 'node:http';
+
+/** Resolves when `res` can take more, or is gone; leaves no listener behind. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			res.off('drain', done).off('close', done);
+			resolve();
+		};
+		res.on('drain', done).on('close', done);
+	});
+}
 import { sampleMp4, videoTasks } from '../video/tasks';
 import { validateVideoCreate } from '../video/validate';
 
@@ -38,10 +50,19 @@ export const videoRoutes: Route[] = [
 	{
 		method: 'GET',
 		path: /^\/files\/videos\/(?<id>[^/]+)\.mp4$/,
-		handle({ res, params }) {
+		async handle({ res, params, sim }) {
 			const bytes = sampleMp4(params.id);
-			res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': bytes.length });
-			res.end(bytes);
+			const size = Math.max(bytes.length, videoTasks(sim).fileBytes ?? 0);
+			res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': size });
+			if (size === bytes.length) return void res.end(bytes);
+			// Streamed in 1 MB pieces as the client reads them: the simulator never holds the file.
+			res.write(bytes);
+			const piece = Buffer.alloc(1024 * 1024);
+			for (let left = size - bytes.length; left > 0 && !res.destroyed; left -= piece.length) {
+				const slice = left >= piece.length ? piece : piece.subarray(0, left);
+				if (!res.write(slice)) await drainedOrClosed(res);
+			}
+			res.end();
 		},
 	},
 ];

@@ -66,6 +66,13 @@ export class VideoTasks {
 
 	callbackRetryDelayMs = 200;
 
+	/**
+	 * Size of every video file served, in bytes (the sample MP4 padded with
+	 * zeros, streamed): large files for the download benchmark. Undefined:
+	 * the tiny sample itself.
+	 */
+	fileBytes: number | undefined;
+
 	readonly tasks = new Map<string, SimTask>();
 
 	readonly deliveries: CallbackDelivery[] = [];
