@@ -322,3 +322,57 @@ describe('gatewayRequest: every error path says what happened', () => {
 		expect(error?.context.itemIndex).toBe(4);
 	});
 });
+
+describe('gatewayRequest: redirects keep the credential at the Base URL origin', () => {
+	/** The options of every request handed to n8n's authenticated helper, and the outcome. */
+	async function redirected(request: GatewayRequest, attempts: Attempt[]) {
+		const { ctx, clock, sent } = fakeContext(attempts);
+		const result = await gatewayRequest(ctx, { ...request, itemIndex: 4 }, clock).catch((e: unknown) => e);
+		return { result, sent };
+	}
+	const to = (status: number, location: string): Attempt => ({ status, headers: { location } });
+
+	it('n8n is asked not to follow redirects itself', async () => {
+		const { sent } = await redirected(READ, [{ status: 200, body: {} }]);
+		expect(sent[0].disableFollowRedirect).toBe(true);
+	});
+
+	it.each([
+		['https -> http, same host', 'http://gateway.test/v1/user/balance'],
+		['another host', 'https://collector.test/v1/user/balance'],
+		['another port', 'https://gateway.test:8443/v1/user/balance'],
+		['a scheme-relative address to another host', '//collector.test/x'],
+	])('%s: refused, one request, no retry', async (_name, location) => {
+		const { result, sent } = await redirected(READ, [to(302, location)]);
+		expect(sent).toHaveLength(1);
+		expect(result).toBeInstanceOf(NodeApiError);
+		expect((result as NodeApiError).message).toMatch(
+			/^The gateway redirected this request to .+, another address than the Base URL \(https:\/\/gateway\.test\): the credential is sent only to the Base URL, so the request stopped here$/,
+		);
+		expect((result as NodeApiError).description).toMatch(/^HTTP 302\. The request was not sent there/);
+	});
+
+	it('a relative Location within the origin is followed with the same method and body (307)', async () => {
+		const { result, sent } = await redirected(CREATE, [
+			to(307, '/v2/images/generations'),
+			{ status: 200, body: { ok: 1 } },
+		]);
+		expect(result).toMatchObject({ status: 200, body: { ok: 1 } });
+		expect(sent).toHaveLength(2);
+		expect(sent[1]).toMatchObject({
+			method: 'POST',
+			url: 'https://gateway.test/v2/images/generations',
+			body: CREATE.body,
+		});
+		expect(sent[1].baseURL).toBeUndefined();
+	});
+
+	it('a 303 after a read is followed as a GET', async () => {
+		const { result, sent } = await redirected(READ, [
+			to(303, 'https://gateway.test/v1/user/balance2'),
+			{ status: 200, body: {} },
+		]);
+		expect(result).toMatchObject({ status: 200 });
+		expect(sent[1]).toMatchObject({ method: 'GET', url: 'https://gateway.test/v1/user/balance2' });
+	});
+});
