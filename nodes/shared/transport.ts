@@ -21,7 +21,7 @@ import {
 import type { RequestKind } from './retry';
 import { mayHaveBeenProcessed, retryDelay } from './retry';
 import type { Clock } from './time';
-import { systemClock } from './time';
+import { cancellableSleep, systemClock } from './time';
 import { REDIRECT_STATUSES, isLoopbackHost, originOf, printableUrl } from './urls';
 
 /** The n8n contexts that may call the gateway. */
@@ -129,6 +129,57 @@ function jsonBody(body: GatewayRequest['body']): Pick<IHttpRequestOptions, 'body
 } {
 	if (!Buffer.isBuffer(body)) return { body, json: body !== undefined };
 	return { body, json: false, contentType: { 'Content-Type': 'application/json' } };
+}
+
+/** A response body as Node's HTTP client gives it: a Readable. */
+interface WatchedBody {
+	once?: (event: string, listener: () => void) => unknown;
+	emit?: (event: string, error: Error) => boolean;
+	destroy?: () => unknown;
+	push?: (chunk: unknown, encoding?: string) => boolean;
+	destroyed?: boolean;
+}
+
+/**
+ * Fails a streamed answer that sends nothing for `timeoutMs` (Request
+ * Timeout) with the error n8n's HTTP client gives a timeout, so its reader
+ * says the stream went silent instead of waiting for ever. The client's own
+ * timeout ends once the answer's headers are in (with redirects turned off,
+ * no library watches the body), and n8n replaces a request's abort signal
+ * with the execution's. The error is emitted on the body, as the client
+ * does when a request is aborted: a reader waiting for the next chunk gets
+ * it at once (destroying the body alone waits for that chunk), and the body
+ * is then destroyed (n8n's client hands the body through a generator, so
+ * the connection itself is let go once the gateway sends or closes; the
+ * execution no longer waits for it). Arrivals are seen where chunks are handed to the
+ * stream (`push`), which leaves its reading mode to its reader (a 'data'
+ * listener would start it flowing before anyone reads). A watchdog wakes
+ * when the silence could reach the limit (n8n's sleep, in short slices) and
+ * ends with the body.
+ */
+function watchSilence(body: unknown, timeoutMs: number): void {
+	const stream = body as WatchedBody | undefined;
+	if (!stream || typeof stream.push !== 'function' || typeof stream.emit !== 'function') return;
+	const ended = new AbortController();
+	let lastDataAt = Date.now();
+	const push = stream.push.bind(stream);
+	stream.push = (chunk: unknown, encoding?: string) => {
+		lastDataAt = Date.now();
+		return push(chunk, encoding);
+	};
+	for (const event of ['end', 'close', 'error']) stream.once?.(event, () => ended.abort());
+	void (async () => {
+		while (!ended.signal.aborted && !stream.destroyed) {
+			await cancellableSleep(lastDataAt + timeoutMs - Date.now(), ended.signal);
+			if (ended.signal.aborted || stream.destroyed) return;
+			if (Date.now() - lastDataAt >= timeoutMs) {
+				const error = Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
+				stream.emit!('error', error);
+				stream.destroy?.();
+				return;
+			}
+		}
+	})();
 }
 
 /** Redirects followed within the gateway's origin before the request is given up. */
@@ -268,6 +319,7 @@ export async function gatewayRequest<T = unknown>(
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			let body = response.body as unknown;
 			if (responseType === 'buffer' && !Buffer.isBuffer(body)) body = Buffer.from(body as ArrayBuffer);
+			if (responseType === 'stream') watchSilence(body, timeout);
 			return {
 				status: response.statusCode,
 				headers: response.headers as Record<string, unknown>,

@@ -205,13 +205,13 @@ describe('Video: a download is retried, bounded and stopped like a read (workflo
 
 	it.each(
 		MODES.flatMap(([mode, baseUrl]) => [
-			[mode, baseUrl, 'a 503', { kind: 'status', status: 503 }] as const,
-			[mode, baseUrl, 'a dropped connection', { kind: 'drop' }] as const,
-			[mode, baseUrl, 'a body cut short', { kind: 'cut-after', bytes: 10 }] as const,
+			[mode, 'a 503', baseUrl, { kind: 'status', status: 503 }] as const,
+			[mode, 'a dropped connection', baseUrl, { kind: 'drop' }] as const,
+			[mode, 'a body cut short', baseUrl, { kind: 'cut-after', bytes: 10 }] as const,
 		]),
 	)(
 		'%s mode: after %s the video is downloaded again and arrives whole',
-		async (mode, baseUrl, _what, fault) => {
+		async (mode, _what, baseUrl, fault) => {
 			fileFault(fault);
 			const before = downloads();
 			const started = await run(

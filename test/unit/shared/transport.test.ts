@@ -376,3 +376,33 @@ describe('gatewayRequest: redirects keep the credential at the Base URL origin',
 		expect(sent[1]).toMatchObject({ method: 'GET', url: 'https://gateway.test/v1/user/balance2' });
 	});
 });
+
+describe('gatewayRequest: a plain-http Base URL to another machine is pointed out', () => {
+	it.each([
+		['http://gateway.test', true],
+		['http://10.0.0.5:8080', true],
+		['https://gateway.test', false],
+		['http://127.0.0.1:4000', false],
+		['http://localhost:4000', false],
+		['http://[::1]:4000', false],
+	])('%s: warning %s', async (baseUrl, warned) => {
+		const { ctx, clock } = fakeContext([{ status: 200, body: {} }], { baseUrl });
+		const hints: unknown[] = [];
+		Object.assign(ctx, { addExecutionHints: (...added: unknown[]) => hints.push(...added) });
+		await gatewayRequest(ctx, READ, clock);
+		await gatewayRequest(ctx, READ, clock); // once per run, however many requests
+		expect(hints).toEqual(
+			warned
+				? [
+						{
+							type: 'warning',
+							location: 'outputPane',
+							message: expect.stringMatching(
+								/^The credential's Base URL \(.+\) is plain http: the gateway key travels unencrypted/,
+							),
+						},
+					]
+				: [],
+		);
+	});
+});
