@@ -22,12 +22,12 @@ import { join } from 'node:path';
 import { startSimulator } from '../../test/simulator';
 import { Checks } from './checks';
 import { N8n, repoRoot, type Certificate } from './n8n';
+import { installPacked } from './install';
 import { outputDir, run, stopAll } from './proc';
 import {
 	checkToolVariant,
 	createCredentials,
 	exampleFiles,
-	PACKAGE,
 	runCallbackWait,
 	runExample,
 	type Context,
@@ -71,18 +71,6 @@ export function pack(dir: string): { tarball: string; version: string; files: st
 		files: Array<{ path: string }>;
 	}>;
 	return { tarball: join(dir, info.filename), version: info.version, files: info.files.map((f) => f.path) };
-}
-
-/** Puts the packed package where n8n keeps installed community packages (<user folder>/.n8n/nodes). */
-export function installPacked(userFolder: string, tarball: string, version: string): void {
-	const nodes = join(userFolder, 'nodes');
-	const target = join(nodes, 'node_modules', PACKAGE);
-	mkdirSync(target, { recursive: true });
-	run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-	writeFileSync(
-		join(nodes, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE]: version } }, null, 2),
-	);
 }
 
 async function main(): Promise<void> {

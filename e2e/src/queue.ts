@@ -15,7 +15,7 @@ import type { Simulator } from '../../test/simulator';
 import { runCallbackScenarios } from './callbacks';
 import type { Checks } from './checks';
 import { N8n, type Certificate } from './n8n';
-import { installPacked } from './main';
+import { installPacked } from './install';
 import { freePort, run, start, waitFor, type Proc } from './proc';
 import { createCredentials, examplesDir, runCallbackWait, runExample, type Context } from './workflows';
 
