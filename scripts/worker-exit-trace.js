@@ -1,8 +1,8 @@
 /**
  * Tells what jest's "A worker process has failed to exit gracefully and has been force exited"
  * was: a worker kept alive by something left open, or a worker that had finished but whose
- * process took longer than jest's 500 ms to go away (a ~900 MB process under load: see README,
- * "Troubleshooting the tests"). `./scripts/run test` runs jest with it:
+ * process took longer than jest's 500 ms to go away (a ~900 MB process under load: see CONTRIBUTING.md,
+ * "The test command and open handles"). `./scripts/run test` runs jest with it:
  *   WORKER_EXIT_TRACE=/tmp/trace.jsonl NODE_OPTIONS="--require ./scripts/worker-exit-trace.js" npx jest
  *   node scripts/worker-exit-trace.js /tmp/trace.jsonl            one line per worker
  *   node scripts/worker-exit-trace.js --verdict /tmp/trace.jsonl  exit 1 if jest killed a busy worker

@@ -2,7 +2,7 @@
  * Speech → Synthesize through n8n-core's engine over real HTTP to the
  * simulator: every output format in both stream formats gives the same bytes,
  * with the right media type, extension and JSON; the request on the wire
- * carries the form's members where the README says; refusals spend nothing.
+ * carries the form's members where the manual (docs/speech.md) says; refusals spend nothing.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -6,7 +6,7 @@ import type { AudioFormat, VoiceRequest } from './audio';
  * interface, not from the package's schema, so the two check each other).
  *
  * Wire names the interface does not show are the package's documented
- * assumptions (README "Assumed field names"): response_format, sample_rate,
+ * assumptions (docs/assumed-field-names.md): response_format, sample_rate,
  * seed, stream (native streaming flag), volume.
  */
 

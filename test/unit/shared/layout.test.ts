@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /**
- * The layout's one rule (README, Development): shared code and the trigger
+ * The layout's one rule (CONTRIBUTING.md, Development): shared code and the trigger
  * import nothing from the action node's resource folders, so a resource can be
  * changed, added or removed in its own folder without touching them.
  */

@@ -31,7 +31,7 @@ const VIDA_EXTENSIONS = [
 
 /**
  * Where the recorded form was wrong: for a video ID the catalog does not know,
- * the README promises every field and the generic rules (GENERIC_VIDEO_MODEL,
+ * the manual (docs/video.md) promises every field and the generic rules (GENERIC_VIDEO_MODEL,
  * extensions: true) check and send vidA's extension options, but the form hid
  * them. Now they are shown, in the options' own order (after Callback URL,
  * around Seed).

@@ -8,17 +8,15 @@ import {
 	RESPONSE_WIRE,
 } from '../../../nodes/GenerationGateway/actions/response/wireNames';
 
-/** The README lists every assumed name of the three text endpoints (the module and the manual agree). */
-const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-const assumedStart = readme.indexOf('## Assumed field names');
-const assumed = readme.slice(assumedStart, readme.indexOf('\n## ', assumedStart + 1));
+/** The manual lists every assumed name of the three text endpoints (the module and the manual agree). */
+const assumed = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'assumed-field-names.md'), 'utf8');
 const subsection = (title: string) => {
-	const start = assumed.indexOf(`### ${title}\n`);
-	const next = assumed.indexOf('\n### ', start + 1);
-	return assumed.slice(start, next === -1 ? undefined : next);
+	const start = assumed.indexOf(`## ${title}\n`);
+	const next = assumed.indexOf('\n## ', start + 1);
+	return start === -1 ? '' : assumed.slice(start, next === -1 ? undefined : next);
 };
 
-describe('README lists the assumed names', () => {
+describe('the manual lists the assumed names', () => {
 	it.each([
 		['Message', Object.values(MESSAGE_WIRE)],
 		['Response', [...Object.values(RESPONSE_WIRE), ...RESPONSE_TOOL_TYPES]],
