@@ -2,8 +2,7 @@ import type { Clock } from './time';
 import { systemClock } from './time';
 
 /**
- * Get-until-terminal for long-running tasks (DESIGN.md "Long-running video
- * tasks"): back-off from 5 s by x1.5 up to 30 s, a server's Retry-After hint
+ * Get-until-terminal for long-running tasks (video tasks): back-off from 5 s by x1.5 up to 30 s, a server's Retry-After hint
  * honoured, one deadline for the whole wait, a stop within a second of the
  * execution being cancelled, and no sleep once the task is terminal.
  *

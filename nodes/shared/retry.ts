@@ -1,5 +1,5 @@
 /**
- * When a failed request is tried again (PERFORMANCE.md R1, R2). Pure: the
+ * When a failed request is tried again (no duplicate paid work; reads ride out hiccups). Pure: the
  * transport asks, these functions answer, the tests read them as a table.
  *
  * - Reads (balance, task polls, gets) are retried on 429, 408, 5xx and network

@@ -21,7 +21,7 @@ export function isTerminalStatus(status: unknown): status is TerminalStatus {
  * Assumed wire names of the task callback (method and payload are not shown):
  * a POST whose JSON body is the task record, or `{data: <record>}`. The
  * trigger and the callback resume read `id` and `status` from it. Listed in
- * README.md under "Assumed field names" with the video names.
+ * docs/assumed-field-names.md with the video names.
  */
 export const VIDEO_CALLBACK_ID = 'id';
 export const VIDEO_CALLBACK_STATUS = 'status';

@@ -2,7 +2,7 @@
  * `npm run bench`: runs every scenario in test/bench/scenarios/ (or the ones
  * named on the command line) and prints its figures. Figures only: nothing
  * here asserts a time, because machines here are shared and noisy
- * (PERFORMANCE.md); the closing notes of the issues quote these numbers.
+ * (machines here are shared); change notes quote these numbers.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Property-based test of the interface's rules (PERFORMANCE.md R5), with
+ * Property-based test of the interface's rules (bad input is refused, never a crash), with
  * fast-check. For image variants B and C, video (all four families) and
  * speech it generates request bodies from the catalogs (which restate the
  * interface's tables): valid ones, and valid ones with exactly one rule

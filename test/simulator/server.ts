@@ -33,7 +33,7 @@ export interface SimulatorKeys {
 
 export interface SimulatorOptions {
 	keys?: Partial<SimulatorKeys>;
-	/** Added to every answer, to model gateway latency (P1 of PERFORMANCE.md). */
+	/** Added to every answer, to model gateway latency (the concurrency benchmark, P1). */
 	latencyMs?: number;
 	/** Bytes per write when streaming SSE (small values exercise chunk boundaries). */
 	sseChunkBytes?: number;

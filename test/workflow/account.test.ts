@@ -1,5 +1,5 @@
 /**
- * Issue 2's workflow tests: real executions of the example workflow and of
+ * Workflow tests of Account → Get Balance: real executions of the example workflow and of
  * variations of it, through n8n-core's engine, over real HTTP to the
  * simulator. They cover Get Balance, the router (continue-on-fail, Max
  * Concurrent Requests, pairedItem) and the transport (retries, error mapping).

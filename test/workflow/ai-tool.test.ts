@@ -1,5 +1,5 @@
 /**
- * Issue 11: the node as an AI Agent tool, the way n8n builds one. A test agent
+ * The node as an AI Agent tool, the way n8n builds one. A test agent
  * gets the tool through n8n-core's getInputConnectionData → createNodeAsTool
  * (the argument schema comes from the node's `$fromAI()` parameters) and calls
  * it; the call runs the node against the simulator. The agent reads JSON with

@@ -1,5 +1,5 @@
 /**
- * Issue 11: media inputs from the item's binaries, in real executions (n8n-core
+ * Media inputs from the item's binaries, in real executions (n8n-core
  * engine, package from dist/, real HTTP to the simulator, which checks every
  * data URL and base64 block). Video frames and references as data URLs,
  * message image/document blocks, cached-content inline data parts, and the

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 4: examples/chain-picture-animate-narrate.json as shipped,
+ * examples/chain-picture-animate-narrate.json as shipped,
  * in a real execution against the simulator. Each step's binary reaches the
  * next request byte for byte: the generated picture is the first video's
  * first frame, the synthesized narration is the vidD-h3 video's reference

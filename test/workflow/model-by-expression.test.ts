@@ -1,5 +1,5 @@
 /**
- * Issue 15: a model chosen per item (an expression, or an ID the form reads
+ * A model chosen per item (an expression, or an ID the form reads
  * differently from the node) with form fields set. Through n8n-core's engine
  * over real HTTP against the simulator, one row per case:
  * - a field the resolved model accepts is sent;

@@ -1,8 +1,7 @@
 /**
  * Speech → Synthesize failures through the engine: the documented error
- * envelope reaches the user whole (interface, Errors item 1; PERFORMANCE.md
- * R8), a broken SSE stream fails clearly (R7) and a generation is never sent
- * twice by accident (R1).
+ * envelope reaches the user whole (the interface's Errors section), a broken
+ * SSE stream fails clearly and a generation is never sent twice by accident.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,5 +1,5 @@
 /**
- * Callback races of Create and Wait (PERFORMANCE.md P8): three tasks, their
+ * Callback races of Create and Wait (the callback-race benchmark, P8): three tasks, their
  * callbacks delivered in a chosen order and concurrency straight to n8n's
  * waiting-webhook route (test/harness/resume.ts, in process: concurrent
  * `webhook()` calls on fresh loads of the execution). The simulator sends

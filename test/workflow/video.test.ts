@@ -1,5 +1,5 @@
 /**
- * Issue 4's workflow tests: Video → Create, Get, Wait for Completion and
+ * Workflow tests of Video → Create, Get, Wait for Completion and
  * Create and Wait (polling mode) run through n8n-core's engine against the
  * simulator over real HTTP, one test per terminal state.
  */

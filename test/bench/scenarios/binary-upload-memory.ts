@@ -1,5 +1,5 @@
 /**
- * Issue 11: peak memory for sending one 20 MB binary as base64 inside a JSON
+ * Peak memory for sending one 20 MB binary as base64 inside a JSON
  * body (Video → Create with the binary as First Frame, a data URL). The node
  * writes the base64 straight into the request bytes (nodes/shared/base64Payload.ts);
  * a naive build holds the base64 string, the data URL, the JSON text and the

@@ -107,7 +107,7 @@ export function countConditions(description: INodeTypeDescription): { all: numbe
 }
 
 /**
- * What issue 15's per-item check costs: readModelForm over Image → Generate's
+ * What the per-item model check costs: readModelForm over Image → Generate's
  * form with every field filled (a model chosen by expression keeps them all),
  * for an item whose model accepts them. A minimal execution context stands in
  * for n8n's (the values are already resolved).

@@ -1,5 +1,5 @@
 /**
- * Issue 11: which input binaries each member takes. One table of accepted and
+ * Which input binaries each member takes. One table of accepted and
  * refused files per member (video frame, video reference by Material Type,
  * message turn, cached-content turn), judged by readBinaryFile with the same
  * MIME tests the operations use. The MIME type is n8n's record of the file,

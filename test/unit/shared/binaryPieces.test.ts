@@ -1,5 +1,5 @@
 /**
- * Issue 12 part 3 (PERFORMANCE.md P4): files that arrive in pieces are stored
+ * Files that arrive in pieces are stored
  * without being gathered, and pieces the store has written are given back at
  * once. The stores are n8n's own consumers: fs.writeFile over the stream (the
  * filesystem mode, n8n's default) and binaryToBuffer (memory, database, S3 and

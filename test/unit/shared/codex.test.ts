@@ -204,7 +204,7 @@ describe('codex rules', () => {
 	});
 });
 
-/** The words a user would type to find each node (issue 14), all of which must be aliases. */
+/** The words a user would type to find each node, all of which must be aliases. */
 const NODES: Array<{ file: string; description: INodeTypeDescription; words: string[] }> = [
 	{
 		file: 'nodes/GenerationGateway/GenerationGateway.node.json',

@@ -10,7 +10,7 @@ import {
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const noJitter = () => 1;
 
-describe('retryDelay: which failures are tried again (PERFORMANCE.md R1, R2)', () => {
+describe('retryDelay: which failures are tried again (no duplicate paid work; reads retried)', () => {
 	const rows: Array<[string, RequestKind, number, FailedAttempt, number | undefined]> = [
 		// reads
 		['read 429 without Retry-After backs off', 'read', 1, { status: 429 }, 500],

@@ -39,7 +39,7 @@ const EXPECTED: SseEvent[] = [
 	{ event: 'message', data: 'trailing event without blank line', id: '7' }, // the last event id persists (SSE spec)
 ];
 
-describe('SseDecoder (PERFORMANCE.md R7)', () => {
+describe('SseDecoder: every split of a stream gives the same events', () => {
 	it('decodes the whole stream at once', () => {
 		expect(decodeInChunks(STREAM, [])).toEqual(EXPECTED);
 	});

@@ -8,7 +8,7 @@ import { SNAPSHOT, TABLE_FILE, visibilityTable } from './visibility';
 
 /**
  * The form shows what it showed when the table was recorded (before the
- * regex display conditions were replaced by plain ones, issue 13): same
+ * regex display conditions were replaced by plain ones): same
  * fields, same option lists, for every catalogued model, its dated snapshot,
  * unknown IDs and a model chosen by expression. The only differences are the
  * corrections below, where the recorded form was wrong. Then the table is
@@ -48,7 +48,7 @@ const CORRECTIONS: Array<{ scope: string; model: string; add: string[] }> = [
 );
 
 /**
- * Fields added after the table was recorded (issue 11, frames from a binary):
+ * Fields added after the table was recorded (frames from a binary):
  * a Source selector right before each frame's URL field, shown wherever that
  * URL field is (its default, Image URL, keeps the URL field shown).
  */

@@ -2,7 +2,7 @@ import { decodeBase64Audio, readWholeWav } from '../../../nodes/GenerationGatewa
 import { sniffMediaType } from '../../../nodes/shared/binary';
 import { encodeSpeech, synthesizePcm } from '../../simulator/speech/audio';
 
-/** WAV output must be a whole RIFF file (issue: "wav output is checked to be a whole RIFF file"). */
+/** WAV output must be a whole RIFF file (a truncated header makes players refuse the file). */
 
 const request = {
 	input: 'Testing one two',

@@ -11,7 +11,7 @@ import { startSimulator } from '../../simulator/server';
 import { audioPieces, encodeSpeech } from '../../simulator/speech/audio';
 
 /**
- * PERFORMANCE.md R7 for speech: the joined audio is identical for every split
+ * Speech streams: the joined audio is identical for every split
  * of the stream into chunks, and a stream that ends without its final event,
  * carries a broken event or goes idle fails with a clear error.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11: a video reference row shows the member its Source picks (URL or
+ * A video reference row shows the member its Source picks (URL or
  * Input Binary Field), and n8n keeps only that one when it saves the row
  * (NodeHelpers.getNodeParameters, as the editor does). A row saved before
  * binaries existed has no Source and stays a URL row.

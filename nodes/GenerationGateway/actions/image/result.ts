@@ -12,7 +12,7 @@ import { errorCause, maybeCharged, operationError } from '../../../shared/errors
  * rest of the JSON (a few hundred bytes) is parsed normally with the Base64
  * replaced by a marker.
  *
- * Why (PERFORMANCE.md P4): parsing the whole answer as JSON holds the raw
+ * Why (a 20 MB image must not cost several times its size): parsing the whole answer as JSON holds the raw
  * bytes, the text, the parsed string and the decoded image at once (about 7x
  * the image); decoding into one buffer still holds the image (1x) next to the
  * network chunks V8 has not collected yet (about 1.3x); this holds a few

@@ -2,10 +2,10 @@
  * Assumed wire names of the video resource (see index.ts). The interface
  * names these members of `POST /v1/videos` and of the task callback without
  * their property names. Each follows the unified video API convention that
- * DESIGN.md prescribes; "Additional Body Fields (JSON)" overrides any of them.
+ * the package follows for video; "Additional Body Fields (JSON)" overrides any of them.
  */
 
-/** First/last-frame list. Reason: unified video API name (DESIGN.md). */
+/** First/last-frame list. Reason: the unified video API's name. */
 export const VIDEO_FRAME_IMAGES = 'frame_images';
 /** URL member of a frame item. Reason: same property as a reference image item. */
 export const VIDEO_FRAME_IMAGE_URL = 'image_url';
@@ -13,7 +13,7 @@ export const VIDEO_FRAME_IMAGE_URL = 'image_url';
 export const VIDEO_FRAME_TYPE = 'frame_type';
 export const VIDEO_FRAME_TYPES = { first: 'first_frame', last: 'last_frame' } as const;
 
-/** Reference list. Reason: unified video API name (DESIGN.md). */
+/** Reference list. Reason: the unified video API's name. */
 export const VIDEO_INPUT_REFERENCES = 'input_references';
 /** Material type of an item; its values `image_url`/`video_url`/`audio_url` are the interface's. */
 export const VIDEO_REFERENCE_TYPE = 'type';
