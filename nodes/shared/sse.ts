@@ -288,3 +288,55 @@ export function parseEventJson(
 		itemIndex,
 	);
 }
+
+/**
+ * How a stream assembler ends: the assembled result, or why there is none.
+ * Assemblers return this instead of throwing, so they stay pure (no node
+ * needed); `assembleStream` turns a failure into the node error.
+ */
+export type StreamOutcome<T = Record<string, unknown>> =
+	| { ok: true; value: T }
+	| { ok: false; reason: SseFailure; message: string };
+
+/**
+ * Folds one protocol's events into its result (message, response, image,
+ * speech). The SSE reading itself (chunks, lines, the `[DONE]` end marker,
+ * idle and size accounting, malformed JSON) is `assembleStream`'s, once for all.
+ */
+export interface StreamAssembler<T = Record<string, unknown>> {
+	/**
+	 * Applies one event: its SSE name and its parsed JSON. Returns 'done' when
+	 * no further event can change the outcome (the final event arrived, or the
+	 * stream failed): reading stops there.
+	 */
+	apply(eventName: string, data: Record<string, unknown>): 'done' | void;
+	/** The result once reading stopped, or why there is none. */
+	finish(): StreamOutcome<T>;
+}
+
+/** True for the `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
+export function isDoneSentinel(event: SseEvent): boolean {
+	return event.data.trim() === '[DONE]';
+}
+
+/**
+ * Reads an SSE body through an assembler until its final event or its end.
+ * A malformed event, an idle, silent or broken stream, and the assembler's
+ * own failure (an `error` event, a stream ended early) fail with a message
+ * that starts with `what` and says what happened (`context.sseFailure`
+ * carries the reason).
+ */
+export async function assembleStream<T>(
+	body: AsyncIterable<Uint8Array | string>,
+	assembler: StreamAssembler<T>,
+	options: SseReadOptions & { what: string },
+): Promise<T> {
+	const { node, itemIndex, what } = options;
+	for await (const event of readSseEvents(body, options)) {
+		if (isDoneSentinel(event)) continue;
+		if (assembler.apply(event.event, parseEventJson(node, event, itemIndex, what)) === 'done') break;
+	}
+	const outcome = assembler.finish();
+	if (outcome.ok) return outcome.value;
+	throw sseError(node, naming(what, outcome.message), outcome.reason, itemIndex);
+}

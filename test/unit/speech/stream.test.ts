@@ -132,10 +132,10 @@ describe('speech SSE failures', () => {
 
 	it('the assembler ignores anything after the done event', () => {
 		const assembler = new SpeechAudioAssembler();
-		expect(assembler.accept({ type: 'speech.audio.delta', audio: 'AAE=' })).toBe('more');
-		expect(assembler.accept({ type: 'speech.audio.done', usage })).toBe('done');
-		expect(assembler.accept({ type: 'speech.audio.delta', audio: 'AAE=' })).toBe('done');
-		expect(assembler.finish()).toEqual({ audio: Buffer.from([0, 1]), usage, deltas: 1 });
+		expect(assembler.apply('', { type: 'speech.audio.delta', audio: 'AAE=' })).toBeUndefined();
+		expect(assembler.apply('', { type: 'speech.audio.done', usage })).toBe('done');
+		expect(assembler.apply('', { type: 'speech.audio.delta', audio: 'AAE=' })).toBe('done');
+		expect(assembler.finish()).toEqual({ ok: true, value: { audio: Buffer.from([0, 1]), usage, deltas: 1 } });
 	});
 
 	it('an idle stream over real HTTP fails as idle', async () => {

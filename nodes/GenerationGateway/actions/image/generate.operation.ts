@@ -12,7 +12,7 @@ import { buildImageBody } from './body';
 import { B64_MARKER, readImageResult } from './result';
 import { IMAGE_FIELD_LABELS, imageRequestSchema } from './schema';
 import { IMAGE_STREAM_FAILED, ImageStreamCollector, streamedResultJson } from './stream';
-import { parseEventJson, readSseEvents } from '../../../shared/sse';
+import { assembleStream } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
 import type { ModelForm } from '../../../shared/modelFields';
 import { readModelForm } from '../../../shared/modelFields';
@@ -113,17 +113,13 @@ async function streamedItem(
 	timeoutMs: number,
 ): Promise<INodeExecutionData> {
 	const node = ctx.getNode();
-	const collector = new ImageStreamCollector(node, Number(request.n ?? 1), keepPartials, itemIndex);
-	for await (const event of readSseEvents(events, {
+	const collector = new ImageStreamCollector(Number(request.n ?? 1), keepPartials);
+	const result = await assembleStream(events, collector, {
 		node,
 		itemIndex,
 		timeoutMs,
 		what: IMAGE_STREAM_FAILED,
-	})) {
-		if (event.data.trim() === '[DONE]') continue;
-		collector.accept(event.event, parseEventJson(node, event, itemIndex, IMAGE_STREAM_FAILED));
-	}
-	const result = collector.finish();
+	});
 	const json = streamedResultJson(result);
 	const binary: IBinaryKeyData = {};
 	for (const [index, image] of result.finals.entries()) {

@@ -1,4 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	IMAGE_STREAM_B64_MEMBER,
@@ -8,8 +8,7 @@ import {
 	IMAGE_STREAM_PARTIAL_EVENT,
 	IMAGE_STREAM_PARTIAL_INDEX_MEMBER,
 } from './wireNames';
-import type { SseFailure } from '../../../shared/sse';
-import { naming, sseError } from '../../../shared/sse';
+import type { SseFailure, StreamAssembler, StreamOutcome } from '../../../shared/sse';
 
 /**
  * Folds the events of a streamed image request (variant B with `stream`) into
@@ -41,33 +40,34 @@ function withoutPayload(event: Record<string, unknown>): IDataObject {
 /** The name every failure of an image stream starts with (the reader's `what`). */
 export const IMAGE_STREAM_FAILED = 'The image stream failed';
 
-export class ImageStreamCollector {
+export class ImageStreamCollector implements StreamAssembler<StreamedImageResult> {
 	private readonly finals: StreamedImage[] = [];
 
 	private readonly partials: StreamedImage[] = [];
 
+	private failure: Extract<StreamOutcome<StreamedImageResult>, { ok: false }> | undefined;
+
 	constructor(
-		private readonly node: INode,
 		/** How many final images the request asked for (`n`, default 1). */
 		private readonly expected: number,
 		/** Keep partial images (they cost memory; only kept when the user wants them). */
 		private readonly keepPartials: boolean,
-		private readonly itemIndex?: number,
 	) {}
 
 	/** Takes one event: `eventName` from the `event:` line, `data` its parsed JSON. */
-	accept(eventName: string, data: Record<string, unknown>): void {
+	apply(eventName: string, data: Record<string, unknown>): 'done' | void {
+		if (this.failure) return 'done';
 		const type = typeof data.type === 'string' ? data.type : eventName;
 		if (type === IMAGE_STREAM_ERROR_EVENT) {
 			const error = (data.error ?? data) as IDataObject;
 			const message = typeof error.message === 'string' ? error.message : JSON.stringify(error);
-			throw this.failure(`The gateway reported an error in the stream: ${message}`, 'upstream');
+			return this.fail(`The gateway reported an error in the stream: ${message}`, 'upstream');
 		}
 		if (type !== IMAGE_STREAM_COMPLETED_EVENT && type !== IMAGE_STREAM_PARTIAL_EVENT) return;
 		if (type === IMAGE_STREAM_PARTIAL_EVENT && !this.keepPartials) return;
 		const base64 = data[IMAGE_STREAM_B64_MEMBER];
 		if (typeof base64 !== 'string' || !base64) {
-			throw this.failure(
+			return this.fail(
 				`The stream sent a "${type}" event without an image (${IMAGE_STREAM_B64_MEMBER} missing)`,
 				'malformed',
 			);
@@ -76,27 +76,28 @@ export class ImageStreamCollector {
 		(type === IMAGE_STREAM_COMPLETED_EVENT ? this.finals : this.partials).push(image);
 	}
 
-	private failure(message: string, reason: SseFailure) {
-		return sseError(this.node, naming(IMAGE_STREAM_FAILED, message), reason, this.itemIndex);
+	private fail(message: string, reason: SseFailure): 'done' {
+		this.failure = { ok: false, reason, message };
+		return 'done';
 	}
 
-	/** Ends the stream: the result, or a clear error when final images are missing. */
-	finish(): StreamedImageResult {
+	/** The result, or why there is none (a failure, or final images missing: a partial picture is not a result). */
+	finish(): StreamOutcome<StreamedImageResult> {
+		if (this.failure) return this.failure;
 		if (this.finals.length < this.expected) {
 			const got = this.finals.length;
-			throw this.failure(
+			const message =
 				got === 0
 					? `The stream ended without its final image (no "${IMAGE_STREAM_COMPLETED_EVENT}" event)`
-					: `The stream ended after ${got} of ${this.expected} final images`,
-				'truncated',
-			);
+					: `The stream ended after ${got} of ${this.expected} final images`;
+			return { ok: false, reason: 'truncated', message };
 		}
 		const partials = [...this.partials].sort(
 			(a, b) =>
 				Number(a.meta[IMAGE_STREAM_PARTIAL_INDEX_MEMBER] ?? 0) -
 				Number(b.meta[IMAGE_STREAM_PARTIAL_INDEX_MEMBER] ?? 0),
 		);
-		return { finals: this.finals, partials };
+		return { ok: true, value: { finals: this.finals, partials } };
 	}
 }
 

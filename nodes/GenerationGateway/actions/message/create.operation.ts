@@ -12,7 +12,7 @@ import {
 	turnContent,
 } from './body';
 import { MessageStreamAssembler, simplifyMessage } from './stream';
-import { assembleStream } from '../../../shared/messageStreamReader';
+import { assembleStream } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
 import { Base64Payload } from '../../../shared/base64Payload';
 import { readBinaryFile } from '../../../shared/binary';

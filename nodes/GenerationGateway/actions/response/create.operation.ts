@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { RESPONSE_WIRE } from './wireNames';
 import { sniffMediaType } from '../../../shared/binary';
-import { assembleStream } from '../../../shared/messageStreamReader';
+import { assembleStream } from '../../../shared/sse';
 import { RESPONSE_LABELS, RESPONSE_PATH, binaryInputPart, inputMessage, responseBodySchema } from './body';
 import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
 import { gatewayRequest } from '../../../shared/transport';

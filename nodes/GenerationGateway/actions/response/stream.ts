@@ -1,4 +1,4 @@
-import type { StreamAssembler, StreamOutcome } from '../../../shared/messageStreamReader';
+import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
 
 /**
  * Assembles the SSE events of POST /v1/responses (the OpenAI Responses event
@@ -38,7 +38,13 @@ export class ResponseStreamAssembler implements StreamAssembler {
 
 	private failure: Extract<StreamOutcome, { ok: false }> | undefined;
 
-	apply(eventName: string, data: Json): void {
+	apply(eventName: string, data: Json): 'done' | void {
+		this.applyEvent(eventName, data);
+		// Nothing after the final event or a failure changes the outcome.
+		if (this.failure || this.terminal) return 'done';
+	}
+
+	private applyEvent(eventName: string, data: Json): void {
 		if (this.failure || this.terminal) return;
 		const type = typeof data.type === 'string' ? data.type : eventName;
 		if (SNAPSHOT.has(type) || TERMINAL.has(type)) {
