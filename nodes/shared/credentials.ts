@@ -1,7 +1,6 @@
 /**
- * Which credential each part of the gateway needs: the interface's
- * Authentication table, written once. The node's form, the transport and the
- * simulator all read these tables.
+ * Which credential each part of the gateway needs. The node's form, the
+ * transport and the simulator all read the one table below.
  */
 
 export const BEARER_CREDENTIAL = 'generationGatewayBearerApi';
@@ -22,27 +21,34 @@ export type GatewayResource =
 	| 'speech'
 	| 'video';
 
-/** Resource (as chosen in the form) -> the credential its endpoints accept. */
-export const RESOURCE_CREDENTIAL: Record<GatewayResource, GatewayCredentialName> = {
-	account: BEARER_CREDENTIAL,
-	cachedContent: NATIVE_KEY_CREDENTIAL,
-	image: BEARER_CREDENTIAL,
-	message: API_KEY_CREDENTIAL,
-	response: BEARER_CREDENTIAL,
-	speech: BEARER_CREDENTIAL,
-	video: BEARER_CREDENTIAL,
-};
-
-/** Endpoint path prefix -> credential (the interface's Authentication table). */
-export const ENDPOINT_CREDENTIAL: ReadonlyArray<{ prefix: string; credential: GatewayCredentialName }> = [
-	{ prefix: '/v1/images/generations', credential: BEARER_CREDENTIAL },
-	{ prefix: '/v1/videos', credential: BEARER_CREDENTIAL },
-	{ prefix: '/v1/user/balance', credential: BEARER_CREDENTIAL },
-	{ prefix: '/v1/responses', credential: BEARER_CREDENTIAL },
-	{ prefix: '/v1/audio/speech', credential: BEARER_CREDENTIAL },
-	{ prefix: '/v1/messages', credential: API_KEY_CREDENTIAL },
-	{ prefix: '/v1beta/cachedContents', credential: NATIVE_KEY_CREDENTIAL },
+/**
+ * The interface's Authentication table, once: each resource, the credential
+ * its endpoints accept, and the path prefixes of those endpoints. The form's
+ * credential per resource and the transport's credential per path are both
+ * read from it.
+ */
+export const GATEWAY_ENDPOINTS: ReadonlyArray<{
+	resource: GatewayResource;
+	credential: GatewayCredentialName;
+	prefixes: readonly string[];
+}> = [
+	{ resource: 'account', credential: BEARER_CREDENTIAL, prefixes: ['/v1/user/balance'] },
+	{ resource: 'cachedContent', credential: NATIVE_KEY_CREDENTIAL, prefixes: ['/v1beta/cachedContents'] },
+	{ resource: 'image', credential: BEARER_CREDENTIAL, prefixes: ['/v1/images/generations'] },
+	{ resource: 'message', credential: API_KEY_CREDENTIAL, prefixes: ['/v1/messages'] },
+	{ resource: 'response', credential: BEARER_CREDENTIAL, prefixes: ['/v1/responses'] },
+	{ resource: 'speech', credential: BEARER_CREDENTIAL, prefixes: ['/v1/audio/speech'] },
+	{ resource: 'video', credential: BEARER_CREDENTIAL, prefixes: ['/v1/videos'] },
 ];
+
+/** Resource (as chosen in the form) -> the credential its endpoints accept. */
+export const RESOURCE_CREDENTIAL = Object.fromEntries(
+	GATEWAY_ENDPOINTS.map(({ resource, credential }) => [resource, credential]),
+) as Record<GatewayResource, GatewayCredentialName>;
+
+/** Endpoint path prefix -> credential. */
+export const ENDPOINT_CREDENTIAL: ReadonlyArray<{ prefix: string; credential: GatewayCredentialName }> =
+	GATEWAY_ENDPOINTS.flatMap(({ credential, prefixes }) => prefixes.map((prefix) => ({ prefix, credential })));
 
 export function credentialForPath(path: string): GatewayCredentialName | undefined {
 	return ENDPOINT_CREDENTIAL.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))
