@@ -2,6 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { isTerminalStatus, readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoTask';
 import { gatewayRequest } from '../shared/transport';
+import { gatewayFailureOf } from '../shared/errors';
 
 /** Seconds a callback answered 503 is asked to wait before it is sent again. */
 export const TRIGGER_RETRY_AFTER_SECONDS = 30;
@@ -43,7 +44,7 @@ export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebho
 			timeoutMs: 10_000,
 		}).then(
 			(response) => response.body,
-			(error: { httpCode?: string }) => ({ failedWith: Number(error.httpCode) || 0 }),
+			(error: unknown) => ({ failedWith: gatewayFailureOf(error)?.status ?? 0 }),
 		);
 		if ('failedWith' in confirmed) {
 			// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a

@@ -292,8 +292,33 @@ export function describeGatewayError(input: {
 	return details;
 }
 
+/**
+ * What a failed gateway call was, kept on its node error (`context.gateway`)
+ * so that callers decide by these facts rather than by parsing its text.
+ */
+export interface GatewayFailure {
+	/** HTTP status, or undefined when no answer arrived. */
+	status?: number;
+	/** Node's error code for a request that got no answer (ECONNRESET, ETIMEDOUT...). */
+	networkCode?: string;
+	requestId?: string;
+	/** The request costs credit and may have been done (a 5xx, a timeout, a connection closed after sending). */
+	mayHaveCharged: boolean;
+}
+
+/** The gateway failure a node error carries, or undefined for any other error. */
+export function gatewayFailureOf(error: unknown): GatewayFailure | undefined {
+	const failure = (error as { context?: { gateway?: unknown } } | undefined)?.context?.gateway;
+	return failure && typeof failure === 'object' ? (failure as GatewayFailure) : undefined;
+}
+
 /** The error n8n shows: message first, then the envelope's members, the status and the hint. */
-export function toNodeApiError(node: INode, details: GatewayErrorDetails, itemIndex?: number): NodeApiError {
+export function toNodeApiError(
+	node: INode,
+	details: GatewayErrorDetails,
+	itemIndex?: number,
+	failure: Pick<GatewayFailure, 'networkCode' | 'mayHaveCharged'> = { mayHaveCharged: false },
+): NodeApiError {
 	const facts = [
 		details.status !== undefined ? `HTTP ${details.status}` : undefined,
 		details.type ? `type: ${details.type}` : undefined,
@@ -319,5 +344,12 @@ export function toNodeApiError(node: INode, details: GatewayErrorDetails, itemIn
 	// NodeApiError may replace the message with a generic one for known codes; keep the gateway's.
 	error.message = details.message;
 	error.description = description;
+	const gateway: GatewayFailure = {
+		status: details.status,
+		networkCode: failure.networkCode,
+		requestId: details.requestId,
+		mayHaveCharged: failure.mayHaveCharged,
+	};
+	error.context = { ...error.context, gateway: gateway as unknown as JsonObject };
 	return error;
 }

@@ -359,12 +359,16 @@ export async function gatewayRequest<T = unknown>(
 							timeoutMs: timeout,
 						}),
 			});
-			if (request.kind === 'create' && mayHaveBeenProcessed(failure)) {
+			const mayHaveCharged = request.kind === 'create' && mayHaveBeenProcessed(failure);
+			if (mayHaveCharged) {
 				const advice = request.ifMaybeCharged;
 				details = maybeCharged(details, typeof advice === 'function' ? advice(details.body) : advice);
 			}
 			if (attempt > 1) details.hint = `${details.hint ?? ''} Tried ${attempt} times.`.trim();
-			throw toNodeApiError(ctx.getNode(), details, request.itemIndex);
+			throw toNodeApiError(ctx.getNode(), details, request.itemIndex, {
+				networkCode: failure.networkCode,
+				mayHaveCharged,
+			});
 		}
 		await clock.sleep(delay, signal);
 	}

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MAYBE_CHARGED_ADVICE } from '../../../nodes/shared/errors';
+import { MAYBE_CHARGED_ADVICE, gatewayFailureOf } from '../../../nodes/shared/errors';
 import type { GatewayRequest } from '../../../nodes/shared/transport';
 import { gatewayRequest } from '../../../nodes/shared/transport';
 import { FakeClock } from './fakeClock';
@@ -404,5 +404,34 @@ describe('gatewayRequest: a plain-http Base URL to another machine is pointed ou
 					]
 				: [],
 		);
+	});
+});
+
+describe('gatewayRequest: the error carries the failure as facts (context.gateway)', () => {
+	it.each<[string, GatewayRequest, Attempt[], object]>([
+		['a 404 read', READ, [{ status: 404, body: '' }], { status: 404, mayHaveCharged: false }],
+		['a 500 create', CREATE, [{ status: 500, body: '' }], { status: 500, mayHaveCharged: true }],
+		[
+			'a 429 create',
+			CREATE,
+			[{ status: 429, body: '', headers: { 'retry-after': '120' } }],
+			{ status: 429, mayHaveCharged: false },
+		],
+		[
+			'a reset create',
+			CREATE,
+			[{ error: clientError('ECONNRESET', 'socket hang up') }],
+			{ status: undefined, networkCode: 'ECONNRESET', mayHaveCharged: true },
+		],
+		[
+			'a refused read',
+			READ,
+			[{ error: clientError('ECONNREFUSED', 'connect ECONNREFUSED') }],
+			{ status: undefined, networkCode: 'ECONNREFUSED', mayHaveCharged: false },
+		],
+	])('%s', async (_name, request, attempts, expected) => {
+		const { error } = await outcome(request, attempts);
+		expect(gatewayFailureOf(error)).toEqual(expect.objectContaining(expected));
+		expect(gatewayFailureOf(new Error('x'))).toBeUndefined();
 	});
 });
