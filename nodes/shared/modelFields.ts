@@ -3,7 +3,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import type { Catalog, CatalogModel } from './catalog';
 import { UNCATALOGUED_MODEL } from './catalog';
-import { refusal } from './validation';
+import { isUnset, refusal, shownValue } from './validation';
 
 /**
  * The form as the model resolved for one item sees it. The form shows a field
@@ -16,7 +16,10 @@ import { refusal } from './validation';
  *   refused before sending, naming the field and the model;
  * - such a field left at its default reads as not set (its fallback), and a
  *   collection loses the options the model does not accept, so nothing the
- *   model rejects is sent.
+ *   model rejects is sent;
+ * - an expression that yields nothing (undefined, null or empty text, e.g.
+ *   `{{ $json.style }}` on an item without `style`) means "not set" for every
+ *   field: never refused, never sent.
  * Fields whose conditions do not mention the model are read as they are.
  */
 
@@ -121,12 +124,10 @@ export function readModelForm(
 		return id === formModel ? `the model "${id}"` : `the model "${id}" (read as ${formModel})`;
 	};
 	const refuse = (definitions: Gated[], value: unknown): never => {
-		const text = JSON.stringify(value) ?? String(value);
-		const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
 		throw refusal(
 			ctx.getNode(),
 			definitions[0].property.displayName,
-			`${who()} does not accept this field, and it is set to ${shown}. Leave it at its default or choose a model that accepts it.`,
+			`${who()} does not accept this field, and it is set to ${shownValue(value)}. Leave it at its default or choose a model that accepts it.`,
 			itemIndex,
 		);
 	};
@@ -138,7 +139,7 @@ export function readModelForm(
 		dropped.add(name);
 		if (saved[name] === undefined || notSent.includes(name)) continue;
 		const value = ctx.getNodeParameter(name, itemIndex) as unknown;
-		if (!atDefault(definitions, value)) refuse(definitions, value);
+		if (!isUnset(value) && !atDefault(definitions, value)) refuse(definitions, value);
 	}
 	const collections = new Map<string, IDataObject>();
 	for (const [name, options] of plan.collections) {
@@ -146,6 +147,7 @@ export function readModelForm(
 		const values = ctx.getNodeParameter(name, itemIndex, {}) as IDataObject;
 		const kept: IDataObject = {};
 		for (const [key, value] of Object.entries(values ?? {})) {
+			if (isUnset(value)) continue;
 			const definitions = options.get(key);
 			if (!definitions || accepts(definitions, values as INodeParameters)) kept[key] = value;
 			else if (!notSent.includes(key) && !atDefault(definitions, value)) refuse(definitions, value);
@@ -155,11 +157,16 @@ export function readModelForm(
 
 	return {
 		value<T>(name: string, fallback: T): T {
-			return dropped.has(name) ? fallback : (ctx.getNodeParameter(name, itemIndex, fallback as never) as T);
+			if (dropped.has(name)) return fallback;
+			const value = ctx.getNodeParameter(name, itemIndex, fallback as never) as T;
+			return isUnset(value) ? fallback : value;
 		},
 		collection(name: string): IDataObject {
 			if (dropped.has(name)) return {};
-			return collections.get(name) ?? (ctx.getNodeParameter(name, itemIndex, {}) as IDataObject);
+			const kept = collections.get(name);
+			if (kept) return kept;
+			const values = (ctx.getNodeParameter(name, itemIndex, {}) ?? {}) as IDataObject;
+			return Object.fromEntries(Object.entries(values).filter(([, value]) => !isUnset(value)));
 		},
 	};
 }

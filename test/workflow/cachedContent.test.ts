@@ -114,7 +114,7 @@ describe('Cached Content → Create (workflow)', () => {
 			},
 		);
 		const out = result.output(NODE).map((item) => item.json);
-		expect(out[0].error).toBe('Display Name: at most 128 characters');
+		expect(out[0].error).toBe('Display Name: must be at most 128 characters (has 129)');
 		expect(out[1].error).toBe(
 			'Allowed Function Names: only allowed with the function-calling mode ANY or VALIDATED',
 		);

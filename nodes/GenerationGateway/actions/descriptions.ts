@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import type { GatewayResource } from '../../shared/credentials';
-import { refusal } from '../../shared/validation';
+import { formSetting, refusal } from '../../shared/validation';
 import { readJsonParameter } from './jsonParameter';
 
 /** displayOptions that scope a field to one resource and operation. */
@@ -108,12 +108,23 @@ export function readRequestSettings(
 			? ctx.getNodeParameter('requestOptions', itemIndex, {})
 			: ctx.getNodeParameter('requestOptions', {})
 	) as IDataObject;
-	const maxConcurrency = Number(options.maxConcurrency ?? 1);
-	const timeoutSeconds = Number(options.timeoutSeconds ?? 300);
-	return {
-		maxConcurrency: Number.isFinite(maxConcurrency) && maxConcurrency >= 1 ? Math.floor(maxConcurrency) : 1,
-		timeoutMs: (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : 300) * 1000,
-	};
+	const node = ctx.getNode();
+	const at = 'getInputData' in ctx ? itemIndex : undefined;
+	const maxConcurrency = formSetting(
+		node,
+		'Request Options → Max Concurrent Requests',
+		options?.maxConcurrency,
+		{ min: 1, max: 50, integer: true, fallback: 1 },
+		at,
+	);
+	const timeoutSeconds = formSetting(
+		node,
+		'Request Options → Request Timeout (Seconds)',
+		options?.timeoutSeconds,
+		{ min: 1, max: 3600, fallback: 300 },
+		at,
+	);
+	return { maxConcurrency, timeoutMs: timeoutSeconds * 1000 };
 }
 
 /**

@@ -133,7 +133,11 @@ const rows: Array<[string, Record<string, unknown>, RegExp | undefined]> = [
 		/^Expire Time: set either a TTL or an expire time, not both/,
 	],
 	['displayName 128 characters (emoji count once)', { displayName: '😀'.repeat(128) }, undefined],
-	['displayName 129 characters', { displayName: 'x'.repeat(129) }, /^Display Name: at most 128 characters/],
+	[
+		'displayName 129 characters',
+		{ displayName: 'x'.repeat(129) },
+		/^Display Name: must be at most 128 characters \(has 129\)$/,
+	],
 ];
 
 describe('cached contents: request rules (interface "POST /v1beta/cachedContents")', () => {

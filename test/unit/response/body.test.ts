@@ -101,7 +101,7 @@ const rows: Array<[string, Record<string, unknown>, RegExp | undefined]> = [
 	[
 		'safety_identifier 65 chars',
 		{ safety_identifier: 'x'.repeat(65) },
-		/^Safety Identifier: at most 64 characters/,
+		/^Safety Identifier: must be at most 64 characters \(has 65\)$/,
 	],
 	['service tier ultrafast', { service_tier: 'ultrafast' }, undefined],
 	['service tier unknown', { service_tier: 'standard' }, /^Service Tier: must be one of auto, default/],

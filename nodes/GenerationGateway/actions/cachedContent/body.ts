@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { CACHED_CONTENT_WIRE as W } from './wireNames';
+import { charCount, tooManyChars } from '../../../shared/validation';
 
 /**
  * POST /v1beta/cachedContents: the body from the form and the interface's
@@ -154,7 +155,10 @@ export const cachedContentBodySchema = z
 		expireTime: z.string().regex(RFC3339, 'must be an RFC 3339 time, e.g. 2026-01-31T12:00:00Z').optional(),
 		displayName: z
 			.string()
-			.refine((name) => [...name].length <= MAX_DISPLAY_NAME, `at most ${MAX_DISPLAY_NAME} characters`)
+			.refine(
+				(name) => charCount(name) <= MAX_DISPLAY_NAME,
+				(name) => ({ message: tooManyChars(MAX_DISPLAY_NAME, name) }),
+			)
 			.optional(),
 	})
 	.passthrough()

@@ -1,11 +1,12 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, fileTypeFromMimeType } from 'n8n-workflow';
+import { fileTypeFromMimeType } from 'n8n-workflow';
 
 import type { IncomingImage } from './result';
 import { imageBinaryAsDataUrl } from './wireNames';
 import type { MediaType } from '../../../shared/binary';
 import { downloadToBinary } from '../../../shared/download';
 import { MEDIA_BY_FORMAT, sniffMediaType, storeBinaryPieces } from '../../../shared/binary';
+import { refusal } from '../../../shared/validation';
 
 /**
  * The n8n-facing edges of Image → Generate: reference images read from the
@@ -96,10 +97,11 @@ export async function readReferenceImages(
 		}
 		const url = (entry.url ?? '').trim();
 		if (!url) {
-			throw new NodeOperationError(
+			throw refusal(
 				ctx.getNode(),
-				`Reference Images (#${position + 1}): the Image URL is empty`,
-				{ itemIndex, description: 'The request was not sent to the gateway, so no credit was spent.' },
+				`Reference Images (#${position + 1})`,
+				'the Image URL is empty',
+				itemIndex,
 			);
 		}
 		images.push(url);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import type { FreeSizeRule, ImageModel, ImageModelParameter } from './catalog';
+import { charCount, tooManyChars } from '../../../shared/validation';
 import {
 	IMAGE_MODEL_PARAMETERS,
 	VARIANT_A_LIMITS,
@@ -116,12 +117,13 @@ function variantBSchema(model: ImageModel) {
 					ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
 				}
 			});
+	const maxChars = model.promptMaxLength ?? Infinity;
 	const prompt = z
 		.string({ required_error: 'is required' })
 		.min(1, 'must not be empty')
-		.max(
-			model.promptMaxLength ?? Infinity,
-			`must be at most ${model.promptMaxLength} characters for ${model.id}`,
+		.refine(
+			(value) => charCount(value) <= maxChars,
+			(value) => ({ message: tooManyChars(maxChars, value, ` for ${model.id}`) }),
 		);
 	return z
 		.object({

@@ -2,12 +2,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE as W } from './wireNames';
+import { charCount, tooManyChars } from '../../../shared/validation';
 
 /**
  * POST /v1/responses: input parts from binary files, and the members table of
  * the interface as a schema (section "POST /v1/responses", "Limits",
  * "Versioning" item 3 for the deprecated members). Pure, unit-tested.
  */
+
+/** Interface: `safety_identifier` at most 64 characters. */
+export const MAX_SAFETY_IDENTIFIER = 64;
 
 export const RESPONSE_PATH = '/v1/responses';
 
@@ -138,7 +142,13 @@ export const responseBodySchema = z
 			})
 			.passthrough()
 			.optional(),
-		safety_identifier: z.string().max(64, 'at most 64 characters').optional(),
+		safety_identifier: z
+			.string()
+			.refine(
+				(value) => charCount(value) <= MAX_SAFETY_IDENTIFIER,
+				(value) => ({ message: tooManyChars(MAX_SAFETY_IDENTIFIER, value) }),
+			)
+			.optional(),
 		service_tier: oneOf(RESPONSE_SERVICE_TIERS).optional(),
 		store: z.boolean().optional(),
 		stream: z.boolean().optional(),

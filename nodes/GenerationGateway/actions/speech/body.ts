@@ -12,6 +12,7 @@ import {
 	SPEECH_VOLUME,
 } from './wireNames';
 import type { SpeechFormat, SpeechFormatInfo, SpeechStreamFormat } from './catalog';
+import { charCount, tooManyChars } from '../../../shared/validation';
 import {
 	DEFAULT_SPEECH_FORMAT,
 	SPEECH_FORMAT_VALUES,
@@ -80,9 +81,6 @@ export const SPEECH_LABELS: Record<string, string> = {
 /** Names the "other numeric members" list may not use: they have their own fields. */
 const RESERVED_NAMES = new Set([...Object.keys(SPEECH_LABELS).filter((k) => !k.includes('.'))]);
 
-/** Characters as a reader counts them (code points, so an emoji is one). */
-export const charCount = (text: string): number => [...text].length;
-
 /** Builds the body from the form. Optional members are sent only when set. */
 export function buildSpeechBody(values: SpeechFormValues): IDataObject {
 	const extra: IDataObject = { [SPEECH_SAMPLE_RATE]: values.sampleRate };
@@ -142,9 +140,7 @@ const between = (min: number, max: number, integer = false) =>
 const atMost = (max: number) =>
 	z.string({ invalid_type_error: 'must be text' }).refine(
 		(v) => charCount(v) <= max,
-		(v) => ({
-			message: `must be at most ${max} characters (has ${charCount(v)})`,
-		}),
+		(v) => ({ message: tooManyChars(max, v) }),
 	);
 
 /** The extension members: the same checks at the top level and inside `extra_body`. */
