@@ -181,6 +181,40 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		expect(bad.pairedItem).toEqual({ item: 1 });
 	});
 
+	it("a failed task's error shows the record read from the gateway, never the callback's body", async () => {
+		const tasks = videoTasks(sim);
+		// Only this test's own callback reaches the execution: the simulator posts none meanwhile.
+		tasks.callbacksEnabled = false;
+		try {
+			const waiting = await startWaiting(
+				['bad [fail] [after:1500]'],
+				{},
+				{ onError: 'continueRegularOutput' },
+			);
+			const id = String(waiting.output(NODE)[0].json.id);
+			const task = tasks.tasks.get(id)!;
+			await until(() => tasks.status(task) === 'failed', 'the task to fail at the gateway');
+			const answer = await deliverToWaiting(
+				waiting,
+				{
+					query: { signature: waiting.runExecutionData.resumeToken! },
+					body: { id, status: 'failed', model: 'claimed-by-the-caller', note: 'not the record' },
+				},
+				{ credentials: sim.credentials(), instanceBaseUrl: n8n.url },
+			);
+			expect(answer).toMatchObject({ status: 200, resumed: true });
+			const [bad] = answer.execution.output(NODE);
+			const record = tasks.record(task);
+			expect(bad.json).toMatchObject({ ...record, error: `Video task ${id} ended with status "failed"` });
+			expect(bad.json.errorDescription).toBe(
+				`The gateway's record of the task, read with GET /v1/videos/${id}: ${JSON.stringify(record)}`,
+			);
+			expect(String(bad.json.errorDescription)).not.toMatch(/claimed-by-the-caller|not the record/);
+		} finally {
+			tasks.callbacksEnabled = true;
+		}
+	});
+
 	it('downloads the videos on resume when asked', async () => {
 		const waiting = await startWaiting(['clip [after:400]'], { waitOptions: { download: true } });
 		const done = await n8n.finished(waiting.executionId);

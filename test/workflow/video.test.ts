@@ -174,6 +174,12 @@ describe('Video → Create and Wait, polling (workflow)', () => {
 			expect(String(out[index].json.error)).toMatch(
 				new RegExp(`^Video task video_\\S+ ended with status "${status}"$`),
 			);
+			// The record shown is the one the last poll read, and says where it comes from.
+			const id = String(out[index].json.error).split(' ')[2];
+			const task = videoTasks(sim).tasks.get(id)!;
+			expect(out[index].json.errorDescription).toBe(
+				`The gateway's record of the task, read with GET /v1/videos/${id}: ${JSON.stringify(videoTasks(sim).record(task))}`,
+			);
 		}
 	});
 

@@ -2,7 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 import { IMAGE_MODELS, IMAGE_MODEL_PARAMETERS } from '../../../nodes/GenerationGateway/actions/image/catalog';
 import type { VideoModel } from '../../../nodes/GenerationGateway/actions/video/catalog';
-import { GENERIC_VIDEO_MODEL, VIDEO_MODELS } from '../../../nodes/GenerationGateway/actions/video/catalog';
+import {
+	GENERIC_VIDEO_MODEL,
+	VIDEO_MODELS,
+	videoCatalog,
+} from '../../../nodes/GenerationGateway/actions/video/catalog';
+import { durationOptions } from '../../../nodes/GenerationGateway/actions/video/fields';
 import type { VisibilityTable } from './visibility';
 import { SNAPSHOT, TABLE_FILE, visibilityTable } from './visibility';
 
@@ -57,9 +62,38 @@ const ADDED_BEFORE: Record<string, string> = {
 	'lastFrameUrl:string': 'lastFrameSource:options[url,binary]',
 };
 
+/**
+ * Changed after the table was recorded (the editor showed Duration as the
+ * number 0, meaning "not sent"): Duration is a list of the model's own
+ * seconds, "Model Default" (the empty value) first where the model has one.
+ * A catalogued model and its snapshots show their model's list, an unknown
+ * ID the generic list; a model chosen by expression shows every list (n8n
+ * shows every field whose condition is on an expression), the required
+ * models' first and the generic one last.
+ */
+const durationList = (model: VideoModel) =>
+	`duration:options[${durationOptions(model)
+		.map((option) => String(option.value))
+		.join(',')}]`;
+
+function durationFields(model: string): string[] {
+	if (model.startsWith('=')) {
+		const lists = [
+			...VIDEO_MODELS.filter((m) => m.durationRequired),
+			...VIDEO_MODELS.filter((m) => !m.durationRequired),
+		].map(durationList);
+		return [...new Set(lists), durationList(GENERIC_VIDEO_MODEL)];
+	}
+	return [durationList(videoCatalog.resolve(model) ?? GENERIC_VIDEO_MODEL)];
+}
+
 function expected(scope: string, model: string): string[] {
 	const fields = recorded[scope][model].flatMap((field) =>
-		ADDED_BEFORE[field] ? [ADDED_BEFORE[field], field] : [field],
+		ADDED_BEFORE[field]
+			? [ADDED_BEFORE[field], field]
+			: field === 'duration:number' && scope.startsWith('video/')
+				? durationFields(model)
+				: [field],
 	);
 	for (const correction of CORRECTIONS) {
 		if (correction.scope !== scope || correction.model !== model) continue;
@@ -137,6 +171,16 @@ describe('form visibility follows the catalogs', () => {
 			expect(has(fields, 'references:')).toBe(model.references.max > 0);
 			expect(has(fields, 'videoOptions.seed:')).toBe(model.seed);
 			for (const extension of VIDA_EXTENSIONS) expect(fields.includes(extension)).toBe(model.extensions);
+			const durations = fields.filter((f) => f.startsWith('duration:'));
+			const { min, max } = model.duration;
+			const seconds = Array.from({ length: max - Math.max(min, 1) + 1 }, (_, n) => Math.max(min, 1) + n);
+			expect(durations).toEqual([
+				`duration:options[${[
+					...(model.durationRequired ? [] : ['']),
+					...seconds,
+					...(model.editAutoDuration || min < 0 ? [-1] : []),
+				].join(',')}]`,
+			]);
 			if (catalogued) {
 				expect(fields).toContain(`aspectRatio:options[,${model.aspectRatios.join(',')}]`);
 				expect(fields).toContain(`resolution:options[,${model.resolutions.join(',')}]`);

@@ -56,6 +56,94 @@ function enumFields(
 	return [...lists, free];
 }
 
+/** What a model's Duration list says: its range, and what the edit/extend exceptions are. */
+function durationSummary(model: VideoModel): string {
+	const { min, max } = model.duration;
+	const parts = [`${min} to ${max} seconds`];
+	if (model.editDuration) {
+		parts.push(`${model.editDuration.min} to ${model.editDuration.max} when extending a video`);
+	}
+	if (model.editAutoDuration)
+		parts.push('-1 in an edit or extend task lets the model follow the input video');
+	return parts.join('; ');
+}
+
+/** A model's Duration choices: Model Default unless the model requires one, its whole seconds, -1 where allowed. */
+export function durationOptions(model: VideoModel): INodePropertyOptions[] {
+	const seconds: INodePropertyOptions[] = [];
+	for (let value = Math.max(model.duration.min, 1); value <= model.duration.max; value++) {
+		seconds.push({ name: String(value), value });
+	}
+	return [
+		...(model.durationRequired
+			? []
+			: [{ name: 'Model Default', value: '', description: 'No duration is sent: the model chooses' }]),
+		...seconds,
+		...(model.editAutoDuration || model.duration.min < 0
+			? [
+					{
+						name: '-1 (Edit or Extend: Follow the Input Video)',
+						value: -1,
+						description: 'Only for a task that edits or extends a source video',
+					},
+				]
+			: []),
+	];
+}
+
+/** The Duration a required model opens with: its shortest (cheapest) length. */
+export const requiredDurationDefault = (model: VideoModel) => model.duration.min;
+
+/**
+ * Duration (Seconds): one list per distinct range, each shown for its models,
+ * so the form shows the chosen model's range and its default. "Model Default"
+ * (the empty value) sends nothing; a model that requires a duration (vidD-h3)
+ * has no such entry and opens at its shortest length. The required flag is not
+ * set: when the model is an expression n8n shows every model's Duration, and a
+ * required one would stop runs whose items use other models. The generic list
+ * (an ID this node does not know, or an expression) comes last, so that with
+ * an expression the field's value is its default, Model Default.
+ */
+function durationFields(): INodeProperties[] {
+	const groups = new Map<string, VideoModel[]>();
+	for (const model of videoCatalog.models) {
+		const key = JSON.stringify(durationOptions(model));
+		groups.set(key, [...(groups.get(key) ?? []), model]);
+	}
+	/** "vidC-1.1, vidC-1.0: 3 to 15 seconds. vidB: ...": models with the same range named together. */
+	const ranges = (models: VideoModel[]) => {
+		const bySummary = new Map<string, string[]>();
+		for (const model of models) {
+			const summary = durationSummary(model);
+			bySummary.set(summary, [...(bySummary.get(summary) ?? []), model.id]);
+		}
+		return [...bySummary].map(([summary, ids]) => `${ids.join(', ')}: ${summary}`).join('. ');
+	};
+	const field = (models: VideoModel[], sample: VideoModel): INodeProperties => {
+		const opening = sample.durationRequired ? requiredDurationDefault(sample) : '';
+		return {
+			displayName: 'Duration (Seconds)',
+			name: 'duration',
+			type: 'options',
+			options: durationOptions(sample),
+			default: opening,
+			description: sample.durationRequired
+				? `${ranges(models)}. Required: the model has no default duration.`
+				: `${ranges(models)}. Model Default sends none and the model chooses.`,
+			displayOptions: videoCatalog.displayFor((m) => models.includes(m)),
+		};
+	};
+	const lists = [...groups.values()].map((models) => field(models, models[0]));
+	const generic: INodeProperties = {
+		...field([], GENERIC_VIDEO_MODEL),
+		description:
+			'For a model this node does not know: 1 to 30 seconds, or -1 in an edit or extend task (the gateway judges its own range). Model Default sends none and the model chooses.',
+		displayOptions: videoCatalog.displayFor(() => false, { unknown: true }),
+	};
+	const required = lists.filter((list) => typeof list.default === 'number');
+	return [...required, ...lists.filter((list) => !required.includes(list)), generic];
+}
+
 export const modelField: INodeProperties = {
 	displayName: 'Model',
 	name: 'model',
@@ -86,14 +174,7 @@ export const generationFields: INodeProperties[] = [
 		required: true,
 		description: 'What the video shows (or, when editing, what to change)',
 	},
-	{
-		displayName: 'Duration (Seconds)',
-		name: 'duration',
-		type: 'number',
-		default: 0,
-		description:
-			'0 = not sent (model default; vidD-h3 requires a value). vidA-2.5 4-30, vidA-2.0 and -mini 4-15 (-1 for edit/extend: the model decides), vidB-1.5-fast 6-30, vidB-1.5 and vidB 1-15 (vidB extension 1-10), vidC 3-15 (the editor keeps the input length), vidD-h3 4-15.',
-	},
+	...durationFields(),
 	...enumFields('aspectRatio', 'Aspect Ratio', (m) => m.aspectRatios, 'Frame shape of the video'),
 	...enumFields(
 		'resolution',

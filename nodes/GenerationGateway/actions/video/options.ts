@@ -1,7 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forModels } from './fields';
-import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
+import { DEFAULT_WAIT_DEADLINE_MS, MAX_WAIT_DEADLINE_MS, waitDeadlineMs } from '../../../shared/polling';
+import { formSetting } from '../../../shared/validation';
 
 /** Optional members of a create (seed, callback, vidA extensions) and the waiting options. */
 
@@ -116,6 +117,23 @@ const timeoutOption: INodeProperties = {
 	description:
 		'How long to wait for the task to finish (at most 120). On timeout the error names the task ID: resume with Wait for Completion.',
 };
+
+/**
+ * The wait's deadline from Wait Options → Wait Timeout (Minutes): unset is the
+ * default (15 minutes); text that is no number, or a value outside 0-120, is
+ * refused instead of being replaced or clamped.
+ */
+export function readWaitDeadlineMs(ctx: IExecuteFunctions, itemIndex: number): number {
+	const options = (ctx.getNodeParameter('waitOptions', itemIndex, {}) ?? {}) as IDataObject;
+	const minutes = formSetting(
+		ctx.getNode(),
+		'Wait Options → Wait Timeout (Minutes)',
+		options.timeoutMinutes,
+		{ above: 0, max: MAX_WAIT_DEADLINE_MS / 60_000, fallback: DEFAULT_WAIT_DEADLINE_MS / 60_000 },
+		itemIndex,
+	);
+	return waitDeadlineMs(minutes);
+}
 
 const downloadOption: INodeProperties = {
 	displayName: 'Download Video',

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readModelForm } from '../../../shared/modelFields';
 import { Base64Payload, withPayload } from '../../../shared/base64Payload';
 import { mediaOfType, readBinaryFile } from '../../../shared/binary';
-import { assertValid, modelIdOf } from '../../../shared/validation';
+import { assertValid, formNumber, modelIdOf } from '../../../shared/validation';
 import { videoCatalog } from './catalog';
 import { generationFields } from './fields';
 import { createOptionsField } from './options';
@@ -60,7 +60,8 @@ export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): 
 					'image',
 				)
 			: text(`${which}FrameUrl`) || undefined;
-	const duration = Number(ctx.getNodeParameter('duration', itemIndex, 0));
+	// Model Default (empty) is not sent; text that is no number ("ten") is refused, never dropped.
+	const duration = formNumber(ctx.getNode(), VIDEO_LABELS.duration, form.value('duration', ''), itemIndex);
 	const audio = text('generateAudio');
 	const rows = (form.value('references', {}) as IDataObject).reference as IDataObject[] | undefined;
 	const references: VideoReferenceInput[] | undefined = rows && [];
@@ -96,7 +97,7 @@ export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): 
 	const input: VideoInput = {
 		model,
 		prompt: String(ctx.getNodeParameter('prompt', itemIndex, '') ?? ''),
-		duration: duration === 0 || Number.isNaN(duration) ? undefined : duration,
+		duration,
 		aspectRatio: text('aspectRatio') || undefined,
 		resolution: text('resolution') || undefined,
 		generateAudio: audio === '' ? undefined : audio === 'true',

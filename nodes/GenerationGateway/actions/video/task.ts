@@ -11,6 +11,7 @@ import { sendableBody } from '../../../shared/base64Payload';
 import { gatewayRequest } from '../../../shared/transport';
 import { noteCreatedTask } from '../paidWork';
 import { downloadTaskVideo } from './media';
+import { readRequestSettings } from '../descriptions';
 import { readVideoBody } from './request';
 
 /**
@@ -96,6 +97,8 @@ export async function checkVideoBody(this: IExecuteFunctions, itemIndex: number)
 	// Built again when the item is sent: keeping every item's body (and its files) until then
 	// would hold the whole batch's media in memory.
 	await readVideoBody(this, itemIndex);
+	// The item's request settings too: a bad timeout must not refuse it after others were created.
+	readRequestSettings(this, itemIndex);
 }
 
 export async function getTask(
@@ -190,7 +193,8 @@ export async function finishedItem(
 			`Video task ${id} ended with status "${String(record.status)}"`,
 			{
 				itemIndex,
-				description: `The gateway's record: ${JSON.stringify(record)}`,
+				// Every record that reaches here was read with GET (never a callback's body): say so.
+				description: `The gateway's record of the task, read with GET /v1/videos/${id}: ${JSON.stringify(record)}`,
 			},
 		);
 	}

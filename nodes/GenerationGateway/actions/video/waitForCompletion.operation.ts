@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { waitDeadlineMs } from '../../../shared/polling';
 import { scoped } from '../descriptions';
 import type { OperationModule } from '../types';
-import { taskIdField, waitOptionsField } from './options';
+import { readWaitDeadlineMs, taskIdField, waitOptionsField } from './options';
 import { requireTaskId } from './taskId';
 import { finishedItem, waitForTask } from './task';
 
@@ -12,7 +11,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	const taskId = requireTaskId(this, itemIndex);
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 	const { record, info } = await waitForTask(this, itemIndex, taskId, {
-		deadlineMs: waitDeadlineMs(options.timeoutMinutes as number | undefined),
+		deadlineMs: readWaitDeadlineMs(this, itemIndex),
 		pollFirst: true,
 	});
 	return [await finishedItem(this, itemIndex, record, { download: options.download === true, info })];
