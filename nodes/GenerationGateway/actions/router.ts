@@ -2,10 +2,22 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { isRefusal } from '../../shared/validation';
 import { readRequestSettings } from './descriptions';
+import { RETRY_ON_FAIL_MESSAGE, addHints, refusedItemsHint, retryOnFailHint } from './hints';
 import { withCreatedTasks } from './paidWork';
 import { findOperation } from './resources';
 import { runsAsTool, toolItem } from './tool';
+
+/** n8n's Retry On Fail runs the whole node again: for an operation that creates paid work, say what that costs. */
+function withRetryWarning<E extends Error>(error: E): E {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.description = error.description
+			? `${error.description} ${RETRY_ON_FAIL_MESSAGE}`
+			: RETRY_ON_FAIL_MESSAGE;
+	}
+	return error;
+}
 
 function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
@@ -48,6 +60,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		};
 	};
 
+	// A failed run with Retry On Fail is run again by n8n, every item of it: for paid work, a cost to name.
+	const retries = module.createsPaidWork === true && this.getNode().retryOnFail === true;
+	if (retries) addHints(this, retryOnFailHint());
+
 	// Operations that start paid work check every item before the first request: a refusal of
 	// item 3 must not come after items 0-2 were created and charged.
 	const refused = new Map<number, Error>();
@@ -57,7 +73,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				await module.check.call(this, itemIndex);
 			} catch (error) {
 				const wrapped = withItemIndex(this, error, itemIndex);
-				if (!continueOnFail) throw wrapped;
+				if (!continueOnFail) throw retries ? withRetryWarning(wrapped) : wrapped;
 				refused.set(itemIndex, wrapped);
 			}
 		}
@@ -65,7 +81,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	try {
 		const whole = asTool ? undefined : await module.executeAll?.(this, refused);
-		if (whole) return whole;
+		if (whole) {
+			if (refused.size) addHints(this, refusedItemsHint(refused.size, items.length));
+			return whole;
+		}
+		const refusedInRun = new Set(refused.keys());
 		const perItem = await mapWithConcurrency(items.length, maxConcurrency, async (itemIndex) => {
 			const refusal = refused.get(itemIndex);
 			if (refusal) return [errorItem(refusal, itemIndex)];
@@ -77,12 +97,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			} catch (error) {
 				const wrapped = withItemIndex(this, error, itemIndex);
 				if (!continueOnFail) throw wrapped;
+				if (isRefusal(wrapped)) refusedInRun.add(itemIndex);
 				return [errorItem(wrapped, itemIndex)];
 			}
 		});
+		if (refusedInRun.size) addHints(this, refusedItemsHint(refusedInRun.size, items.length));
 		return [perItem.flat()];
 	} catch (error) {
 		// The run fails: name the paid work it started, which goes on at the gateway.
-		throw withCreatedTasks(this, error as Error);
+		const failed = withCreatedTasks(this, error as Error);
+		throw retries ? withRetryWarning(failed) : failed;
 	}
 }

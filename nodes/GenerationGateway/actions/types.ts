@@ -11,6 +11,12 @@ import type { GatewayResource } from '../../shared/credentials';
 export interface OperationModule {
 	/** The operation's fields, already scoped to it with displayOptions. */
 	description: INodeProperties[];
+	/**
+	 * Whether each request creates work the gateway charges for (a generation,
+	 * a task, a cache). n8n's Retry On Fail then repeats paid work: the router
+	 * says so in a hint and in the run's error.
+	 */
+	createsPaidWork?: boolean;
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
 	/**
 	 * Optional check of one item, run by the router for every item before any

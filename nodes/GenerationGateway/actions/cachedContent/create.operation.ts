@@ -219,5 +219,6 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 
 export const create: OperationModule = {
 	description: scoped('cachedContent', 'create', properties),
+	createsPaidWork: true,
 	execute,
 };

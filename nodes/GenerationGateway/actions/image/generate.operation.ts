@@ -184,4 +184,4 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	return [await jsonResultItem(this, itemIndex, form, json as IDataObject, images, body, timeoutMs)];
 }
 
-export const generate: OperationModule = { description: generateFields, execute };
+export const generate: OperationModule = { description: generateFields, createsPaidWork: true, execute };

@@ -291,5 +291,6 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 
 export const create: OperationModule = {
 	description: scoped('message', 'create', properties),
+	createsPaidWork: true,
 	execute,
 };

@@ -246,5 +246,6 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 
 export const create: OperationModule = {
 	description: scoped('response', 'create', properties),
+	createsPaidWork: true,
 	execute,
 };

@@ -165,4 +165,8 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	return [{ json, binary: { [property]: binary } }];
 }
 
-export const synthesize: OperationModule = { description: synthesizeFields, execute };
+export const synthesize: OperationModule = {
+	description: synthesizeFields,
+	createsPaidWork: true,
+	execute,
+};

@@ -29,11 +29,15 @@ export function decideWaitMode(setting: unknown, resumeUrl: unknown): WaitModeDe
 	const wanted = setting === 'callback' || setting === 'polling' ? setting : 'auto';
 	if (wanted === 'polling') return { mode: 'polling' };
 	if (typeof resumeUrl === 'string' && /^https:\/\//i.test(resumeUrl)) return { mode: 'callback' };
-	const shown = typeof resumeUrl === 'string' ? resumeUrl.replace(/\?.*$/, '') : 'none';
 	return {
 		mode: 'polling',
-		fallback: `n8n's resume URL is not https (${shown}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`,
+		fallback: `n8n's resume URL is not https (${shownResumeUrl(resumeUrl)}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`,
 	};
+}
+
+/** The resume URL as a message shows it: without its query (the signature that lets anyone resume). */
+export function shownResumeUrl(resumeUrl: unknown): string {
+	return typeof resumeUrl === 'string' && resumeUrl ? resumeUrl.replace(/\?.*$/, '') : 'none';
 }
 
 /** One item's slot: its task id, or why its task was not created (continue-on-fail). */
@@ -95,6 +99,19 @@ export function decodeState(prefix: string, data: Record<string, string>): Callb
 export function slotsFit(entries: Record<string, string>, existing: Record<string, string>): boolean {
 	const keys = new Set([...Object.keys(existing), ...Object.keys(entries)]);
 	return keys.size <= MAX_CUSTOM_DATA_ENTRIES;
+}
+
+/**
+ * The most items of `state` whose task list would fit next to the custom
+ * data the execution already has (0 when not even one would): what a run has
+ * to be split into to wait by callback.
+ */
+export function fittingItems(prefix: string, state: CallbackState, existing: Record<string, string>): number {
+	for (let count = state.slots.length; count > 0; count--) {
+		const part = { ...state, slots: state.slots.slice(0, count) };
+		if (slotsFit(encodeState(prefix, part), existing)) return count;
+	}
+	return 0;
 }
 
 export type CallbackVerdict =

@@ -10,10 +10,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { VIDEO_CALLBACK_URL } from './wireNames';
 import { mapWithConcurrency } from '../../../shared/concurrency';
-import { waitDeadlineMs } from '../../../shared/polling';
 import { systemClock } from '../../../shared/time';
 import { isTerminalStatus, readCallbackBody } from '../../../shared/videoTask';
 import { readRequestSettings } from '../descriptions';
+import { addHints, customDataFullHint, pollingFallbackHint } from '../hints';
 import type { CallbackState, TaskSlot } from './callbackState';
 import type { WaitMemory } from './callbackRace';
 import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
@@ -21,10 +21,13 @@ import {
 	decideWaitMode,
 	decodeState,
 	encodeState,
+	fittingItems,
 	judgeCallback,
+	shownResumeUrl,
 	slotsFit,
 	stateKeyPrefix,
 } from './callbackState';
+import { readWaitDeadlineMs } from './options';
 import { readVideoBody } from './request';
 import type { WaitInfo } from './task';
 import { createTask, finishedItem, getTask, waitForTask } from './task';
@@ -106,7 +109,10 @@ export async function startCallbackWait(
 	refused: ReadonlyMap<number, Error>,
 ): Promise<INodeExecutionData[][] | undefined> {
 	const decision = waitModeFor(ctx, 0);
-	if (decision.mode !== 'callback') return undefined;
+	if (decision.mode !== 'callback') {
+		if (decision.fallback) addHints(ctx, pollingFallbackHint(shownResumeUrl(decision.resumeUrl)));
+		return undefined;
+	}
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
 	const startedAt = systemClock.now();
@@ -143,6 +149,8 @@ export async function startCallbackWait(
 	if (!stored || JSON.stringify(stored) !== JSON.stringify(decodeState(prefix, entries))) {
 		// The tasks exist already (their callbacks will find no waiting execution): poll them.
 		const reason = `the task list of ${state.slots.length} items does not fit in the execution's custom data (n8n keeps at most 10 entries of 512 characters)`;
+		const fitting = fittingItems(prefix, state, ctx.customData.getAll());
+		addHints(ctx, customDataFullHint(state.slots.length, Math.min(fitting, state.slots.length - 1)));
 		return [await pollCreated(ctx, state, reason)];
 	}
 
@@ -171,7 +179,7 @@ export async function startCallbackWait(
 		return [await finishAll(ctx, state, records, waitInfo, maxConcurrency)];
 	}
 
-	const deadline = new Date(startedAt + waitDeadlineMs(waitOptions(ctx, 0).timeoutMinutes as number));
+	const deadline = new Date(startedAt + readWaitDeadlineMs(ctx, 0));
 	await ctx.putExecutionToWait(deadline);
 	return [
 		created.map((c, item) => ({
@@ -187,7 +195,7 @@ async function pollCreated(ctx: IExecuteFunctions, state: CallbackState, fallbac
 		const slot = state.slots[item];
 		if (typeof slot !== 'string') return { json: { error: slot.error }, pairedItem: { item } };
 		try {
-			const deadlineMs = waitDeadlineMs(waitOptions(ctx, item).timeoutMinutes as number);
+			const deadlineMs = readWaitDeadlineMs(ctx, item);
 			const { record, info } = await waitForTask(ctx, item, slot, { deadlineMs, pollFirst: false });
 			const result = await finishedItem(ctx, item, record, {
 				download: state.download,

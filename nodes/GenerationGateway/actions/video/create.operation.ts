@@ -16,6 +16,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 
 export const create: OperationModule = {
 	description: scoped('video', 'create', [...generationFields, createOptionsField, additionalBodyField]),
+	createsPaidWork: true,
 	check: checkVideoBody,
 	execute,
 };

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { waitDeadlineMs } from '../../../shared/polling';
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { OperationModule } from '../types';
 import { startCallbackWait, waitModeFor } from './callbackWait';
 import { generationFields } from './fields';
-import { createOptionsField, waitOptionsField } from './options';
+import { createOptionsField, readWaitDeadlineMs, waitOptionsField } from './options';
 import { readVideoBody } from './request';
 import { checkVideoBody, createTask, finishedItem, waitForTask } from './task';
 
@@ -18,7 +17,7 @@ import { checkVideoBody, createTask, finishedItem, waitForTask } from './task';
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const body = await readVideoBody(this, itemIndex);
 	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	const deadlineMs = waitDeadlineMs(options.timeoutMinutes as number | undefined);
+	const deadlineMs = readWaitDeadlineMs(this, itemIndex);
 	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);
 	const { record, info } = await waitForTask(this, itemIndex, created.id, { deadlineMs, pollFirst: false });
 	const { fallback } = waitModeFor(this, itemIndex);
@@ -37,7 +36,12 @@ export const createAndWait: OperationModule = {
 		waitOptionsField(true),
 		additionalBodyField,
 	]),
-	check: checkVideoBody,
+	createsPaidWork: true,
+	// The wait's settings are checked with the body: a bad Wait Timeout refuses the item before any create.
+	async check(this: IExecuteFunctions, itemIndex: number) {
+		await checkVideoBody.call(this, itemIndex);
+		readWaitDeadlineMs(this, itemIndex);
+	},
 	execute,
 	executeAll: startCallbackWait,
 };
