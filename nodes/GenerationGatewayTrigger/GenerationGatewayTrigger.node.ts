@@ -24,7 +24,11 @@ export class GenerationGatewayTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '=Video task callbacks',
-		description: 'Starts the workflow when a Generation Gateway video task calls back',
+		// n8n's node panel shows this node and the action node as one entry, under the action
+		// node's name but with this description: it is the text a user searching for the
+		// package reads, so it says what the package does, then what this trigger does.
+		description:
+			'Generate images, videos, speech and text through the Generation Gateway, and start workflows when a video task finishes',
 		defaults: { name: 'Generation Gateway Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -43,7 +47,18 @@ export class GenerationGatewayTrigger implements INodeType {
 				path: 'video-task',
 			},
 		],
+		// The editor draws the credential right above the last field its displayOptions name
+		// (here Confirm With the Gateway): that field comes first, so the credential heads the
+		// form as on every other node, and the toggle that needs it sits right under it.
 		properties: [
+			{
+				displayName: 'Confirm With the Gateway',
+				name: 'confirm',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to read the task with GET /v1/videos/{ID} and emit the gateway's record instead of the caller's claim (needs the bearer credential)",
+			},
 			{
 				displayName:
 					"Paste this node's Production URL followed by <code>?secret=</code> and your secret into the Callback URL of a Video → Create node. n8n must be reachable over https for the gateway to call it.",
@@ -68,14 +83,6 @@ export class GenerationGatewayTrigger implements INodeType {
 				options: VIDEO_STATUSES.map((status) => ({ name: status, value: status })),
 				default: [...TERMINAL_STATUSES],
 				description: 'Task statuses that start the workflow; other callbacks are answered and ignored',
-			},
-			{
-				displayName: 'Confirm With the Gateway',
-				name: 'confirm',
-				type: 'boolean',
-				default: true,
-				description:
-					"Whether to read the task with GET /v1/videos/{ID} and emit the gateway's record instead of the caller's claim (needs the bearer credential)",
 			},
 		],
 	};

@@ -12,6 +12,12 @@ export interface SpeechModel extends CatalogModel {
 	family: 'audioF';
 	/** A voice for this model must end with this suffix (interface: voice rules). */
 	voiceSuffix: string;
+	/**
+	 * The voice a new node opens with. The interface lists no voice names, only
+	 * the suffix; this is the voice the package's examples and documentation
+	 * use, with the model's suffix.
+	 */
+	defaultVoice: string;
 }
 
 export const speechCatalog = defineCatalog<SpeechModel>(
@@ -21,6 +27,7 @@ export const speechCatalog = defineCatalog<SpeechModel>(
 			name: 'audioF 3.1 TTS Flash',
 			family: 'audioF',
 			voiceSuffix: '_v3.1',
+			defaultVoice: 'narrator_v3.1',
 			description: 'Voices end in _v3.1',
 		},
 	],

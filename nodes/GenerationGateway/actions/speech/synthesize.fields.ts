@@ -17,10 +17,12 @@ import { additionalBodyField, scoped } from '../descriptions';
  */
 
 const firstModel = speechCatalog.models[0].id;
+/** A new node's model is the first catalogued one; its Voice opens with that model's default voice. */
+const firstVoice = speechCatalog.models[0].defaultVoice;
 
 /** One hint per catalogued model, shown only when that model is chosen (the catalog decides). */
 const voiceNotices: INodeProperties[] = speechCatalog.models.map((model) => ({
-	displayName: `Voices for ${model.name} end in "${model.voiceSuffix}" (for example narrator${model.voiceSuffix}); another suffix is refused before sending`,
+	displayName: `Voices for ${model.name} end in "${model.voiceSuffix}" (for example ${model.defaultVoice}); another suffix is refused before sending`,
 	name: `voiceNotice_${model.id.replace(/[^A-Za-z0-9]/g, '_')}`,
 	type: 'notice',
 	default: '',
@@ -60,9 +62,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Voice',
 		name: 'voice',
 		type: 'string',
-		default: '',
+		default: firstVoice,
 		required: true,
-		placeholder: 'e.g. narrator_v3.1',
+		placeholder: `e.g. ${firstVoice}`,
 		description:
 			"The voice name. Its version suffix must match the model's. Options → Send Voice As can wrap it as an object with an ID.",
 	},
