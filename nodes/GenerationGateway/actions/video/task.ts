@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFuncti
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isTerminalStatus } from '../../../shared/videoTask';
-import { retryAfterHeader } from '../../../shared/errors';
-import { parseRetryAfter } from '../../../shared/retry';
+import { gatewayFailureOf, retryAfterHeader } from '../../../shared/errors';
+import { isRetryableStatus, parseRetryAfter } from '../../../shared/retry';
 import { pollUntilDone } from '../../../shared/polling';
 import type { Clock } from '../../../shared/time';
 import { systemClock } from '../../../shared/time';
@@ -126,9 +126,9 @@ export async function getTask(
 
 /** Polls lives through rate limits, gateway hiccups and network errors; other errors end the wait. */
 function isTransient(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const status = Number(error.httpCode);
-	return !status || status === 429 || status === 408 || status >= 500;
+	const failure = gatewayFailureOf(error);
+	if (!failure) return false;
+	return failure.status === undefined || isRetryableStatus(failure.status);
 }
 
 export async function waitForTask(
