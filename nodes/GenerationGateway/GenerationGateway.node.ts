@@ -8,9 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialDescriptions, nodeProperties } from './actions/resources';
-import { router } from './actions/router';
-import { handleVideoCallback, videoCallbackWebhooks } from './actions/video/callbackWait';
+import { credentialDescriptions, nodeProperties, nodeWebhooks } from './actions/resources';
+import { routeWebhook, router } from './actions/router';
 import { listSearch } from './methods/listSearch';
 
 export class GenerationGateway implements INodeType {
@@ -30,7 +29,7 @@ export class GenerationGateway implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions(),
 		// Video Create and Wait's callback mode: n8n's resume URL calls webhook() below.
-		webhooks: videoCallbackWebhooks,
+		webhooks: nodeWebhooks(),
 		properties: nodeProperties(),
 	};
 
@@ -43,6 +42,6 @@ export class GenerationGateway implements INodeType {
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await handleVideoCallback(this);
+		return await routeWebhook.call(this);
 	}
 }

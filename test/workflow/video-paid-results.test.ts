@@ -130,6 +130,39 @@ describe('Video: a run that fails after creating tasks names every one of them (
 		},
 	);
 
+	it.each(MODES)(
+		'Create and Wait, %s mode, continue-on-fail: the failed create keeps its advice (it may exist and be charged) in the final output',
+		async (mode, baseUrl) => {
+			let calls = 0;
+			const original = sim.takeFault.bind(sim);
+			sim.takeFault = (method, path, kinds) => {
+				if (method === 'POST' && path === '/v1/videos' && ++calls === 2)
+					return { kind: 'status', status: 500 };
+				return original(method, path, kinds);
+			};
+			try {
+				const started = await run(
+					videoCallbackWorkflow(
+						{ requestOptions: { maxConcurrency: 1 } },
+						{ onError: 'continueRegularOutput' },
+					),
+					['first [after:200]', 'second [after:200]'],
+					baseUrl,
+				);
+				const done =
+					mode === 'callback' ? (n8n.track(started), await n8n.finished(started.executionId)) : started;
+				expect(done.status).toBe('success');
+				const [first, second] = done.output(VIDEO_NODE);
+				expect(first.json.status).toBe('completed');
+				expect(String(second.json.error)).toMatch(/may have done this work and charged for it/);
+				expect(String(second.json.errorDescription)).toMatch(/A task may exist and be charged: look it up/);
+				expect(second.pairedItem).toEqual({ item: 1 });
+			} finally {
+				sim.takeFault = original;
+			}
+		},
+	);
+
 	it('Create: item 1 fails after item 0 was created; the error names item 0 task', async () => {
 		let calls = 0;
 		const original = sim.takeFault.bind(sim);

@@ -1,4 +1,4 @@
-import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import type { GatewayCredentialName } from '../../shared/credentials';
 import { RESOURCE_CREDENTIAL } from '../../shared/credentials';
@@ -20,6 +20,15 @@ const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(
 /** Finds the operation module chosen in the form, or undefined. */
 export function findOperation(resource: string, operation: string): OperationModule | undefined {
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation)?.module;
+}
+
+/** The webhooks every operation asks n8n to route to the node, each once (by name). */
+export function nodeWebhooks(): IWebhookDescription[] {
+	const byWebhookName = new Map<string, IWebhookDescription>();
+	for (const resource of RESOURCES)
+		for (const { module } of resource.operations)
+			for (const webhook of module.webhooks ?? []) byWebhookName.set(webhook.name, webhook);
+	return [...byWebhookName.values()];
 }
 
 /** One credential entry per credential type, shown only for the resources that use it. */

@@ -1,9 +1,15 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { isRefusal } from '../../shared/validation';
 import { readRequestSettings } from './descriptions';
+import { errorItem, itemError } from './itemErrors';
 import { RETRY_ON_FAIL_MESSAGE, addHints, refusedItemsHint, retryOnFailHint } from './hints';
 import { withCreatedTasks } from './paidWork';
 import { findOperation } from './resources';
@@ -17,14 +23,6 @@ function withRetryWarning<E extends Error>(error: E): E {
 			: RETRY_ON_FAIL_MESSAGE;
 	}
 	return error;
-}
-
-function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context = { ...error.context, itemIndex };
-		return error;
-	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
 /**
@@ -52,13 +50,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const asTool = runsAsTool(this);
 	const { maxConcurrency } = readRequestSettings(this, 0);
 	const continueOnFail = asTool || this.continueOnFail();
-	const errorItem = (error: Error, itemIndex: number): INodeExecutionData => {
-		const description = (error as NodeOperationError).description;
-		return {
-			json: { error: error.message, ...(description ? { errorDescription: description } : {}) },
-			pairedItem: { item: itemIndex },
-		};
-	};
 
 	// A failed run with Retry On Fail is run again by n8n, every item of it: for paid work, a cost to name.
 	const retries = module.createsPaidWork === true && this.getNode().retryOnFail === true;
@@ -72,7 +63,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				await module.check.call(this, itemIndex);
 			} catch (error) {
-				const wrapped = withItemIndex(this, error, itemIndex);
+				const wrapped = itemError(this.getNode(), error, itemIndex);
 				if (!continueOnFail) throw retries ? withRetryWarning(wrapped) : wrapped;
 				refused.set(itemIndex, wrapped);
 			}
@@ -95,7 +86,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				);
 				return output.map((item) => ({ ...item, pairedItem: item.pairedItem ?? { item: itemIndex } }));
 			} catch (error) {
-				const wrapped = withItemIndex(this, error, itemIndex);
+				const wrapped = itemError(this.getNode(), error, itemIndex);
 				if (!continueOnFail) throw wrapped;
 				if (isRefusal(wrapped)) refusedInRun.add(itemIndex);
 				return [errorItem(wrapped, itemIndex)];
@@ -108,4 +99,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const failed = withCreatedTasks(this, error as Error);
 		throw retries ? withRetryWarning(failed) : failed;
 	}
+}
+
+/**
+ * The node's webhook entry, beside `router` for execute: the request goes to
+ * the webhook handler of the operation the node is set to (Create and Wait's
+ * callbacks). A node set to an operation without one answers 404 and starts
+ * nothing.
+ */
+export async function routeWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const resource = String(this.getNodeParameter('resource', ''));
+	const operation = String(this.getNodeParameter('operation', ''));
+	const module = findOperation(resource, operation);
+	if (module?.webhook) return await module.webhook(this);
+	this.getResponseObject()
+		.status(404)
+		.json({ error: `This node (${resource} → ${operation}) does not take callbacks` });
+	return { noWebhookResponse: true };
 }

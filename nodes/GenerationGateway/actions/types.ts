@@ -1,4 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import type { Catalog, CatalogModel } from '../../shared/catalog';
 import type { GatewayResource } from '../../shared/credentials';
@@ -34,6 +41,12 @@ export interface OperationModule {
 		ctx: IExecuteFunctions,
 		refused: ReadonlyMap<number, Error>,
 	): Promise<INodeExecutionData[][] | undefined>;
+	/**
+	 * Webhooks the operation needs n8n to route to the node (Create and Wait's
+	 * resume URL), and the handler the router calls for them.
+	 */
+	webhooks?: IWebhookDescription[];
+	webhook?(ctx: IWebhookFunctions): Promise<IWebhookResponseData>;
 }
 
 export interface OperationEntry {

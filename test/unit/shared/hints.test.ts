@@ -11,7 +11,7 @@ import {
 	shownResumeUrl,
 	slotsFit,
 	stateKeyPrefix,
-} from '../../../nodes/GenerationGateway/actions/video/callbackState';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
 
 /**
  * The execution hints the node adds where money is at stake: each is a

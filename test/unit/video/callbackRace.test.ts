@@ -9,7 +9,7 @@ import {
 	rememberFinals,
 	tick,
 	tryClaim,
-} from '../../../nodes/GenerationGateway/actions/video/callbackRace';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callbackRace';
 
 const T0 = 1_800_000_000_000;
 

@@ -1,5 +1,5 @@
 /** The pure decisions of Create and Wait's callback mode (actions/video/callbackState.ts). */
-import type { CallbackState } from '../../../nodes/GenerationGateway/actions/video/callbackState';
+import type { CallbackState } from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import {
 	decideWaitMode,
 	decodeState,
@@ -8,7 +8,7 @@ import {
 	judgeCallback,
 	slotsFit,
 	stateKeyPrefix,
-} from '../../../nodes/GenerationGateway/actions/video/callbackState';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
 
 describe('decideWaitMode', () => {
 	it.each([

@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { OperationModule } from '../types';
-import { startCallbackWait, waitModeFor } from './callbackWait';
+import {
+	handleVideoCallback,
+	startCallbackWait,
+	videoCallbackWebhooks,
+	waitModeFor,
+} from './wait/callbackWait';
 import { generationFields } from './fields';
 import { createOptionsField, readWaitDeadlineMs, waitOptionsField } from './options';
 import { readVideoBody } from './request';
@@ -44,4 +49,6 @@ export const createAndWait: OperationModule = {
 	},
 	execute,
 	executeAll: startCallbackWait,
+	webhooks: videoCallbackWebhooks,
+	webhook: handleVideoCallback,
 };

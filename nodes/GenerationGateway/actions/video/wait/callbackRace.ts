@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
-import { isTerminalStatus } from '../../../shared/videoTask';
+import { MAX_WAIT_DEADLINE_MS } from '../../../../shared/polling';
+import { isTerminalStatus } from '../../../../shared/videoTask';
 
 /**
  * What one n8n process remembers between the callbacks of a waiting

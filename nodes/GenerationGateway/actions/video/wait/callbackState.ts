@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isTerminalStatus } from '../../../shared/videoTask';
+import { isTerminalStatus } from '../../../../shared/videoTask';
 
 /**
  * Pure decisions of Create and Wait's callback mode (unit-tested without n8n):
@@ -40,8 +40,12 @@ export function shownResumeUrl(resumeUrl: unknown): string {
 	return typeof resumeUrl === 'string' && resumeUrl ? resumeUrl.replace(/\?.*$/, '') : 'none';
 }
 
-/** One item's slot: its task id, or why its task was not created (continue-on-fail). */
-export type TaskSlot = string | { error: string };
+/**
+ * One item's slot: its task id, or why its task was not created
+ * (continue-on-fail), with `charged: 1` when its create may have reached the
+ * gateway (its item then says again, on resume, to look the task up).
+ */
+export type TaskSlot = string | { error: string; charged?: 1 };
 
 export const MAX_CUSTOM_DATA_ENTRIES = 10;
 /** n8n cuts a custom data value at 512 characters; stay below it. */
@@ -67,7 +71,9 @@ export interface CallbackState {
  */
 export function encodeState(prefix: string, state: CallbackState): Record<string, string> {
 	const slots = state.slots.map((slot) =>
-		typeof slot === 'string' ? slot : { error: slot.error.slice(0, MAX_ERROR_CHARS) },
+		typeof slot === 'string'
+			? slot
+			: { error: slot.error.slice(0, MAX_ERROR_CHARS), ...(slot.charged ? { charged: 1 } : {}) },
 	);
 	const text = JSON.stringify({ t: state.startedAt, d: state.download ? 1 : 0, s: slots });
 	const chunks: string[] = [];

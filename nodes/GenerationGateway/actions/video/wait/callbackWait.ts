@@ -6,14 +6,15 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { VIDEO_CALLBACK_URL } from './wireNames';
-import { mapWithConcurrency } from '../../../shared/concurrency';
-import { systemClock } from '../../../shared/time';
-import { isTerminalStatus, readCallbackBody } from '../../../shared/videoTask';
-import { readRequestSettings } from '../descriptions';
-import { addHints, customDataFullHint, pollingFallbackHint } from '../hints';
+import { VIDEO_CALLBACK_URL } from '../wireNames';
+import { mapWithConcurrency } from '../../../../shared/concurrency';
+import { gatewayFailureOf } from '../../../../shared/errors';
+import { systemClock } from '../../../../shared/time';
+import { isTerminalStatus, readCallbackBody } from '../../../../shared/videoTask';
+import { readRequestSettings } from '../../descriptions';
+import { errorItem, errorJson, itemError } from '../../itemErrors';
+import { addHints, customDataFullHint, pollingFallbackHint } from '../../hints';
 import type { CallbackState, TaskSlot } from './callbackState';
 import type { WaitMemory } from './callbackRace';
 import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
@@ -27,10 +28,10 @@ import {
 	slotsFit,
 	stateKeyPrefix,
 } from './callbackState';
-import { readWaitDeadlineMs } from './options';
-import { readVideoBody } from './request';
-import type { WaitInfo } from './task';
-import { createTask, finishedItem, getTask, waitForTask } from './task';
+import { readWaitDeadlineMs } from '../options';
+import { readVideoBody } from '../request';
+import type { WaitInfo } from '../task';
+import { VIDEO_MAYBE_CREATED, createTask, finishedItem, getTask, waitForTask } from '../task';
 
 /**
  * Create and Wait, callback mode. `execute()` creates every item's task with
@@ -78,17 +79,6 @@ export function waitModeFor(ctx: IExecuteFunctions, itemIndex: number) {
 	return { ...decideWaitMode(waitOptions(ctx, itemIndex).mode, resumeUrl), resumeUrl: String(resumeUrl) };
 }
 
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-}
-
-/** An item's error as output JSON: the message and what to do about it. */
-function errorJson(error: Error): IDataObject {
-	const { description } = error as NodeOperationError;
-	return { error: error.message, ...(description ? { errorDescription: description } : {}) };
-}
-
 /** The memory of one wait in this process: the same key in `execute()` and in every callback. */
 function memoryOf(executionId: string, nodeId: string, state: CallbackState): WaitMemory {
 	// A task id is unique even where n8n gives no execution id.
@@ -131,9 +121,10 @@ export async function startCallbackWait(
 				const task = await createTask(ctx, itemIndex, body, timeoutMs);
 				return { slot: task.id, json: task };
 			} catch (error) {
-				const wrapped = asNodeError(ctx, error, itemIndex);
+				const wrapped = itemError(ctx.getNode(), error, itemIndex);
 				if (!continueOnFail) throw wrapped;
-				return { slot: { error: wrapped.message }, json: errorJson(wrapped) };
+				const charged = gatewayFailureOf(wrapped)?.mayHaveCharged ? { charged: 1 as const } : {};
+				return { slot: { error: wrapped.message, ...charged }, json: errorJson(wrapped) };
 			}
 		},
 	);
@@ -203,9 +194,9 @@ async function pollCreated(ctx: IExecuteFunctions, state: CallbackState, fallbac
 			});
 			return { ...result, pairedItem: { item } };
 		} catch (error) {
-			const wrapped = asNodeError(ctx, error, item);
+			const wrapped = itemError(ctx.getNode(), error, item);
 			if (!ctx.continueOnFail()) throw wrapped;
-			return { json: errorJson(wrapped), pairedItem: { item } };
+			return errorItem(wrapped, item);
 		}
 	});
 }
@@ -231,7 +222,11 @@ async function finishAll(
 ): Promise<INodeExecutionData[]> {
 	return await mapWithConcurrency(state.slots.length, maxConcurrency, async (item) => {
 		const slot = state.slots[item];
-		if (typeof slot !== 'string') return { json: { error: slot.error, waitInfo }, pairedItem: { item } };
+		if (typeof slot !== 'string') {
+			// The create's own advice is too long to keep in custom data; its gist is kept.
+			const advice = slot.charged ? { errorDescription: VIDEO_MAYBE_CREATED } : {};
+			return { json: { error: slot.error, ...advice, waitInfo }, pairedItem: { item } };
+		}
 		return {
 			...(await resumedItem(ctx, item, records[item]!, state.download, waitInfo)),
 			pairedItem: { item },
@@ -342,6 +337,7 @@ async function resumedItem(
 	try {
 		return await finishedItem(ctx, item, record, { download, info: waitInfo });
 	} catch (error) {
-		return { json: { ...record, ...errorJson(error as Error), waitInfo } };
+		const { json } = errorItem(itemError(ctx.getNode(), error, item), item, record);
+		return { json: { ...json, waitInfo } };
 	}
 }
