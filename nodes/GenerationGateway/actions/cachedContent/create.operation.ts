@@ -153,23 +153,34 @@ const properties: INodeProperties[] = [
 ];
 
 /** The expire time as RFC 3339 UTC; text that is not a date is sent as typed for the schema to refuse. */
-function readExpireTime(ctx: IExecuteFunctions, i: number): string {
-	const raw = ctx.getNodeParameter('expireTime', i, '') as unknown;
+function readExpireTime(ctx: IExecuteFunctions, itemIndex: number): string {
+	const raw = ctx.getNodeParameter('expireTime', itemIndex, '') as unknown;
 	const text = DateTime.isDateTime(raw) ? (raw.toISO() ?? '') : String(raw ?? '').trim();
 	if (!text)
-		throw refusal(ctx.getNode(), 'Expire Time', 'enter a date and time (or choose another Expiry)', i);
+		throw refusal(
+			ctx.getNode(),
+			'Expire Time',
+			'enter a date and time (or choose another Expiry)',
+			itemIndex,
+		);
 	const parsed = DateTime.fromISO(text, { zone: ctx.getTimezone() });
 	return parsed.isValid ? parsed.toUTC().toISO({ suppressMilliseconds: true })! : text;
 }
 
 /** The form's turns; attached binaries become inline data parts whose base64 waits in `payload`. */
-async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Payload): Promise<IDataObject[]> {
-	const turns = (ctx.getNodeParameter('turns', i, {}) as IDataObject).turn as IDataObject[] | undefined;
+async function readTurns(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	payload: Base64Payload,
+): Promise<IDataObject[]> {
+	const turns = (ctx.getNodeParameter('turns', itemIndex, {}) as IDataObject).turn as
+		| IDataObject[]
+		| undefined;
 	const contents: IDataObject[] = [];
 	for (const [n, turn] of (turns ?? []).entries()) {
 		const files: IDataObject[] = [];
 		for (const name of splitList(turn.binaryProperties, true)) {
-			const file = await readBinaryFile(ctx, i, name, {
+			const file = await readBinaryFile(ctx, itemIndex, name, {
 				field: `Turns (#${n + 1} Binary Properties)`,
 				...CACHED_CONTENT_FILE,
 			});
@@ -180,14 +191,19 @@ async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Paylo
 	return contents;
 }
 
-async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const param = <T>(name: string, fallback: T) => this.getNodeParameter(name, i, fallback) as T;
+async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const param = <T>(name: string, fallback: T) => this.getNodeParameter(name, itemIndex, fallback) as T;
 	const payload = new Base64Payload();
 	const contents =
 		param<string>('contentsMode', 'form') === 'json'
-			? readJsonParameter(this, 'contentsJson', 'Contents (JSON)', i)
-			: await readTurns(this, i, payload);
-	const declarations = readJsonParameter(this, 'functionDeclarations', 'Function Declarations (JSON)', i);
+			? readJsonParameter(this, 'contentsJson', 'Contents (JSON)', itemIndex)
+			: await readTurns(this, itemIndex, payload);
+	const declarations = readJsonParameter(
+		this,
+		'functionDeclarations',
+		'Function Declarations (JSON)',
+		itemIndex,
+	);
 	const mode = param<string>('functionCallingMode', 'default');
 	const expiry = param<string>('expiry', 'ttl');
 	const body = withAdditionalBody(
@@ -199,20 +215,20 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 			functionCallingMode: mode === 'default' ? undefined : mode,
 			allowedFunctionNames: splitList(param('allowedFunctionNames', ''), true),
 			ttlSeconds: expiry === 'ttl' ? param('ttlSeconds', 3600) : undefined,
-			expireTime: expiry === 'expireTime' ? readExpireTime(this, i) : undefined,
+			expireTime: expiry === 'expireTime' ? readExpireTime(this, itemIndex) : undefined,
 			displayName: param('displayName', '') || undefined,
 		}),
-		readAdditionalBody(this, i),
+		readAdditionalBody(this, itemIndex),
 	);
-	assertValid(this.getNode(), cachedContentBodySchema, body, CACHED_CONTENT_LABELS, i);
-	const { timeoutMs } = readRequestSettings(this, i);
+	assertValid(this.getNode(), cachedContentBodySchema, body, CACHED_CONTENT_LABELS, itemIndex);
+	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const { body: resource } = await gatewayRequest<IDataObject>(this, {
 		method: 'POST',
 		path: CACHED_CONTENT_PATH,
 		body: payload.requestBody(body),
 		kind: 'create',
 		timeoutMs,
-		itemIndex: i,
+		itemIndex,
 	});
 	return [{ json: resource }];
 }

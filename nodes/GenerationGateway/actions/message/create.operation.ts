@@ -167,18 +167,24 @@ const properties: INodeProperties[] = [
 const unset = (value: unknown) => (value === 'default' || value === '' ? undefined : value);
 
 /** The form's turns; attached binaries become base64 blocks whose text waits in `payload`. */
-async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Payload): Promise<IDataObject[]> {
-	const turns = (ctx.getNodeParameter('turns', i, {}) as IDataObject).turn as IDataObject[] | undefined;
+async function readTurns(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	payload: Base64Payload,
+): Promise<IDataObject[]> {
+	const turns = (ctx.getNodeParameter('turns', itemIndex, {}) as IDataObject).turn as
+		| IDataObject[]
+		| undefined;
 	const messages: IDataObject[] = [];
 	for (const [n, turn] of (turns ?? []).entries()) {
 		const field = `Turns (#${n + 1} Binary Properties)`;
 		const names = splitList(turn.binaryProperties, true);
 		if (names.length && turn.role !== 'user') {
-			throw refusal(ctx.getNode(), field, 'only user turns can attach images and documents', i);
+			throw refusal(ctx.getNode(), field, 'only user turns can attach images and documents', itemIndex);
 		}
 		const files: IDataObject[] = [];
 		for (const name of names) {
-			const file = await readBinaryFile(ctx, i, name, { field, ...MESSAGE_FILE });
+			const file = await readBinaryFile(ctx, itemIndex, name, { field, ...MESSAGE_FILE });
 			files.push(fileBlock(file.mimeType, payload.embed(file.bytes)));
 		}
 		messages.push({ role: turn.role, content: turnContent(String(turn.text ?? ''), files) });
@@ -186,12 +192,16 @@ async function readTurns(ctx: IExecuteFunctions, i: number, payload: Base64Paylo
 	return messages;
 }
 
-async function readForm(ctx: IExecuteFunctions, i: number, payload: Base64Payload): Promise<MessageForm> {
-	const param = <T>(name: string, fallback?: T) => ctx.getNodeParameter(name, i, fallback) as T;
+async function readForm(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	payload: Base64Payload,
+): Promise<MessageForm> {
+	const param = <T>(name: string, fallback?: T) => ctx.getNodeParameter(name, itemIndex, fallback) as T;
 	const messages =
 		param<string>('conversationMode', 'form') === 'json'
-			? readJsonParameter(ctx, 'messagesJson', 'Messages (JSON)', i)
-			: await readTurns(ctx, i, payload);
+			? readJsonParameter(ctx, 'messagesJson', 'Messages (JSON)', itemIndex)
+			: await readTurns(ctx, itemIndex, payload);
 	const thinkingType = unset(param<string>('thinking', 'default')) as ThinkingType | undefined;
 	const options = param<IDataObject>('options', {});
 	const toolChoice = options.toolChoice as string | undefined;
@@ -213,7 +223,9 @@ async function readForm(ctx: IExecuteFunctions, i: number, payload: Base64Payloa
 		topP: options.topP as number | undefined,
 		topK: options.topK as number | undefined,
 		tools:
-			options.tools === undefined ? undefined : readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', i),
+			options.tools === undefined
+				? undefined
+				: readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', itemIndex),
 		toolChoice: toolChoice
 			? { type: toolChoice, ...(toolChoice === 'tool' ? { name: String(options.toolName ?? '') } : {}) }
 			: undefined,
@@ -224,11 +236,11 @@ async function readForm(ctx: IExecuteFunctions, i: number, payload: Base64Payloa
 		contextManagement:
 			options.contextManagement === undefined
 				? undefined
-				: readJsonParameter(ctx, 'options.contextManagement', 'Context Management (JSON)', i),
+				: readJsonParameter(ctx, 'options.contextManagement', 'Context Management (JSON)', itemIndex),
 		diagnostics:
 			options.diagnostics === undefined
 				? undefined
-				: readJsonParameter(ctx, 'options.diagnostics', 'Diagnostics (JSON)', i),
+				: readJsonParameter(ctx, 'options.diagnostics', 'Diagnostics (JSON)', itemIndex),
 		fallbackCreditToken: unset(options.fallbackCreditToken) as string | undefined,
 		fallbackModels: splitList(options.fallbackModels, true),
 		inferenceGeo: unset(options.inferenceGeo) as string | undefined,
@@ -247,16 +259,16 @@ function readContainer(text: string): unknown {
 	}
 }
 
-async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const payload = new Base64Payload();
 	const body = withAdditionalBody(
-		buildMessageBody(await readForm(this, i, payload)),
-		readAdditionalBody(this, i),
+		buildMessageBody(await readForm(this, itemIndex, payload)),
+		readAdditionalBody(this, itemIndex),
 	);
-	assertValid(node, messageBodySchema, body, MESSAGE_LABELS, i);
+	assertValid(node, messageBodySchema, body, MESSAGE_LABELS, itemIndex);
 	const sent = payload.requestBody(body);
-	const { timeoutMs } = readRequestSettings(this, i);
+	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	let message: IDataObject;
 	if (body.stream === true) {
 		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
@@ -266,11 +278,11 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 			kind: 'create',
 			responseType: 'stream',
 			timeoutMs,
-			itemIndex: i,
+			itemIndex,
 		});
 		message = (await assembleStream(response.body, new MessageStreamAssembler(), {
 			node,
-			itemIndex: i,
+			itemIndex,
 			timeoutMs,
 			what: 'The message stream failed',
 		})) as IDataObject;
@@ -281,11 +293,11 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 			body: sent,
 			kind: 'create',
 			timeoutMs,
-			itemIndex: i,
+			itemIndex,
 		});
 		message = response.body;
 	}
-	const simplify = this.getNodeParameter('simplifyOutput', i, true) as boolean;
+	const simplify = this.getNodeParameter('simplifyOutput', itemIndex, true) as boolean;
 	return [{ json: (simplify ? simplifyMessage(message) : message) as IDataObject }];
 }
 

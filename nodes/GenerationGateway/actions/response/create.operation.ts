@@ -130,11 +130,11 @@ const REASONING_WIRE: Record<string, string> = {
 	reasoningMode: 'mode',
 };
 
-async function readMessages(ctx: IExecuteFunctions, i: number): Promise<IDataObject[]> {
-	const rows = (ctx.getNodeParameter('inputMessages', i, {}) as IDataObject).message as
+async function readMessages(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const rows = (ctx.getNodeParameter('inputMessages', itemIndex, {}) as IDataObject).message as
 		| IDataObject[]
 		| undefined;
-	const item = ctx.getInputData()[i];
+	const item = ctx.getInputData()[itemIndex];
 	const messages: IDataObject[] = [];
 	for (const [n, row] of (rows ?? []).entries()) {
 		const files: IDataObject[] = [];
@@ -145,10 +145,10 @@ async function readMessages(ctx: IExecuteFunctions, i: number): Promise<IDataObj
 					ctx.getNode(),
 					`Messages (#${n + 1} Binary Properties)`,
 					`the item has no binary property "${name}"`,
-					i,
+					itemIndex,
 				);
 			}
-			const bytes = await ctx.helpers.getBinaryDataBuffer(i, name);
+			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
 			const mimeType = binary.mimeType || sniffMediaType(bytes)?.mimeType || 'application/octet-stream';
 			files.push(
 				binaryInputPart({
@@ -164,20 +164,20 @@ async function readMessages(ctx: IExecuteFunctions, i: number): Promise<IDataObj
 	return messages;
 }
 
-async function readBody(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const mode = ctx.getNodeParameter('inputMode', i, 'text') as string;
-	const body: IDataObject = { model: ctx.getNodeParameter('model', i, '') as string };
+async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'text') as string;
+	const body: IDataObject = { model: ctx.getNodeParameter('model', itemIndex, '') as string };
 	if (mode === 'text') {
-		const text = ctx.getNodeParameter('inputText', i, '') as string;
+		const text = ctx.getNodeParameter('inputText', itemIndex, '') as string;
 		if (text !== '') body.input = text;
 	} else if (mode === 'messages') {
-		body.input = await readMessages(ctx, i);
+		body.input = await readMessages(ctx, itemIndex);
 	} else {
-		body.input = readJsonParameter(ctx, 'inputJson', 'Input (JSON)', i) as IDataObject[];
+		body.input = readJsonParameter(ctx, 'inputJson', 'Input (JSON)', itemIndex) as IDataObject[];
 	}
-	const instructions = ctx.getNodeParameter('instructions', i, '') as string;
+	const instructions = ctx.getNodeParameter('instructions', itemIndex, '') as string;
 	if (instructions) body.instructions = instructions;
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const reasoning: IDataObject = {};
 	for (const [option, value] of Object.entries(options)) {
 		if (value === '' || (Array.isArray(value) && !value.length)) continue;
@@ -188,34 +188,34 @@ async function readBody(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
 	if (typeof options.conversation === 'string' && options.conversation.trim()) {
 		const text = options.conversation.trim();
 		body.conversation = text.startsWith('{')
-			? (readJsonParameter(ctx, 'options.conversation', 'Conversation', i) as IDataObject)
+			? (readJsonParameter(ctx, 'options.conversation', 'Conversation', itemIndex) as IDataObject)
 			: text;
 	}
 	if (options.tools !== undefined)
-		body.tools = readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', i) as IDataObject[];
+		body.tools = readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', itemIndex) as IDataObject[];
 	if (options.moderation !== undefined) {
 		body[RESPONSE_WIRE.moderation] = readJsonParameter(
 			ctx,
 			'options.moderation',
 			'Moderation (JSON)',
-			i,
+			itemIndex,
 		) as IDataObject;
 	}
 	return body;
 }
 
-async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const body = withAdditionalBody(await readBody(this, i), readAdditionalBody(this, i));
-	assertValid(node, responseBodySchema, body, RESPONSE_LABELS, i);
-	const { timeoutMs } = readRequestSettings(this, i);
+	const body = withAdditionalBody(await readBody(this, itemIndex), readAdditionalBody(this, itemIndex));
+	assertValid(node, responseBodySchema, body, RESPONSE_LABELS, itemIndex);
+	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const request = {
 		method: 'POST',
 		path: RESPONSE_PATH,
 		body,
 		kind: 'create',
 		timeoutMs,
-		itemIndex: i,
+		itemIndex,
 	} as const;
 	let response: IDataObject;
 	if (body.stream === true) {
@@ -225,7 +225,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 		});
 		response = (await assembleStream(stream, new ResponseStreamAssembler(), {
 			node,
-			itemIndex: i,
+			itemIndex,
 			timeoutMs,
 			what: 'The response stream failed',
 		})) as IDataObject;
@@ -236,11 +236,11 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	const problem = responseProblem(response);
 	if (problem) {
 		throw new NodeOperationError(node, problem, {
-			itemIndex: i,
+			itemIndex,
 			description: `Response ${String(response.id)}: ${JSON.stringify(response.error ?? response.incomplete_details ?? null)}`,
 		});
 	}
-	const simplify = this.getNodeParameter('simplifyOutput', i, true) as boolean;
+	const simplify = this.getNodeParameter('simplifyOutput', itemIndex, true) as boolean;
 	return [{ json: (simplify ? simplifyResponse(response) : response) as IDataObject }];
 }
 

@@ -34,9 +34,9 @@ import { synthesizeFields } from './synthesize.fields';
  */
 const SPEECH_FORM = { properties: synthesizeFields, catalog: speechCatalog };
 
-function readForm(ctx: IExecuteFunctions, i: number): SpeechFormValues {
-	const model = ctx.getNodeParameter('model', i, '', { extractValue: true }) as string;
-	const form = readModelForm(ctx, i, SPEECH_FORM, String(model ?? ''));
+function readForm(ctx: IExecuteFunctions, itemIndex: number): SpeechFormValues {
+	const model = ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) as string;
+	const form = readModelForm(ctx, itemIndex, SPEECH_FORM, String(model ?? ''));
 	const options = form.collection('options');
 	const members = ((options.otherNumeric as IDataObject | undefined)?.member ?? []) as IDataObject[];
 	const otherNumeric = members.map((member) => ({
@@ -45,17 +45,17 @@ function readForm(ctx: IExecuteFunctions, i: number): SpeechFormValues {
 	}));
 	for (const { name, value } of otherNumeric) {
 		const problem = otherNumericProblem(name, value);
-		if (problem) throw refusal(ctx.getNode(), 'Options → Other Numeric Members', problem, i);
+		if (problem) throw refusal(ctx.getNode(), 'Options → Other Numeric Members', problem, itemIndex);
 	}
 	const optional = <T>(name: string) => options[name] as T | undefined;
 	return {
 		model,
-		input: ctx.getNodeParameter('input', i, '') as string,
-		voice: String(ctx.getNodeParameter('voice', i, '')),
+		input: ctx.getNodeParameter('input', itemIndex, '') as string,
+		voice: String(ctx.getNodeParameter('voice', itemIndex, '')),
 		voiceAs: optional<'name' | 'object'>('voiceAs') ?? 'name',
-		responseFormat: ctx.getNodeParameter('responseFormat', i) as SpeechFormat,
-		streamFormat: ctx.getNodeParameter('streamFormat', i) as SpeechStreamFormat,
-		sampleRate: ctx.getNodeParameter('sampleRate', i) as number,
+		responseFormat: ctx.getNodeParameter('responseFormat', itemIndex) as SpeechFormat,
+		streamFormat: ctx.getNodeParameter('streamFormat', itemIndex) as SpeechStreamFormat,
+		sampleRate: ctx.getNodeParameter('sampleRate', itemIndex) as number,
 		instructions: optional<string>('instructions'),
 		speed: optional<number>('speed'),
 		nativeRate: optional<number>('nativeRate'),
@@ -72,13 +72,13 @@ function contentTypeOf(headers: Record<string, unknown>): string {
 	return String(Array.isArray(value) ? value[0] : (value ?? '')).toLowerCase();
 }
 
-async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
-	const values = readForm(this, i);
-	const body = mergeAdditionalSpeechBody(buildSpeechBody(values), readAdditionalBody(this, i));
-	assertValid(node, speechBodySchema, body, SPEECH_LABELS, i);
+	const values = readForm(this, itemIndex);
+	const body = mergeAdditionalSpeechBody(buildSpeechBody(values), readAdditionalBody(this, itemIndex));
+	assertValid(node, speechBodySchema, body, SPEECH_LABELS, itemIndex);
 	const output = effectiveSpeechOutput(body);
-	const { timeoutMs } = readRequestSettings(this, i);
+	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const request = { method: 'POST' as const, path: '/v1/audio/speech', body, kind: 'create' as const };
 
 	let audio: Buffer;
@@ -89,7 +89,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 			responseType: 'stream',
 			headers: { Accept: 'text/event-stream' },
 			timeoutMs,
-			itemIndex: i,
+			itemIndex,
 		});
 		const contentType = contentTypeOf(response.headers);
 		if (contentType && !contentType.startsWith('text/event-stream')) {
@@ -97,25 +97,25 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 				node,
 				`The gateway answered with ${contentType} instead of an event stream`,
 				{
-					itemIndex: i,
+					itemIndex,
 					description:
 						'Stream Format is "Server-Sent Events". Try "Audio Bytes" if the gateway does not stream.',
 				},
 			);
 		}
-		({ audio, usage } = await readSpeechStream(response.body, { node, itemIndex: i, timeoutMs }));
+		({ audio, usage } = await readSpeechStream(response.body, { node, itemIndex, timeoutMs }));
 	} else {
 		const response = await gatewayRequest<Buffer>(this, {
 			...request,
 			responseType: 'buffer',
 			timeoutMs,
-			itemIndex: i,
+			itemIndex,
 		});
 		const contentType = contentTypeOf(response.headers);
 		if (/^(application\/json|text\/)/.test(contentType)) {
 			// A 200 that carries text is not audio; say what came instead of saving it as a file.
 			throw new NodeOperationError(node, `The gateway answered with ${contentType} instead of audio`, {
-				itemIndex: i,
+				itemIndex,
 				description: response.body.toString('utf8').slice(0, 500),
 			});
 		}
@@ -123,7 +123,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	}
 
 	if (audio.length === 0) {
-		throw new NodeOperationError(node, 'The gateway returned no audio bytes', { itemIndex: i });
+		throw new NodeOperationError(node, 'The gateway returned no audio bytes', { itemIndex });
 	}
 	const json: IDataObject = {
 		model: body.model,
@@ -136,7 +136,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 		const wav = readWholeWav(audio);
 		if ('problem' in wav) {
 			throw new NodeOperationError(node, `The WAV audio is not a whole file: ${wav.problem}`, {
-				itemIndex: i,
+				itemIndex,
 				description: 'Nothing was saved. Try again, or choose another output format.',
 			});
 		}
@@ -157,7 +157,7 @@ async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	}
 	if (usage) json.usage = { ...usage };
 
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const property = String(options.binaryPropertyName ?? 'data').trim() || 'data';
 	const fileName = `speech.${output.info.extension}`;
 	const binary = await this.helpers.prepareBinaryData(audio, fileName, output.info.mimeType);
