@@ -1,9 +1,11 @@
 /**
  * The editor in a real browser (Debian's Chromium driven by playwright-core):
- * log in, find both nodes in the node panel, add the action node from it, and
- * open the node's form in the example workflows and in chosen states (image
- * models of each variant, video models, speech) to assert what a user sees.
- * Every state is saved as a screenshot in e2e-output/browser/.
+ * log in, find both nodes in the node panel (and read the entry's text), add
+ * the action node from it, open the node's form in the example workflows and
+ * in chosen states (image models of each variant, video models and their
+ * Duration, speech and its Voice, the trigger's field order) to assert what a
+ * user sees, and run a workflow in the editor to read the node's hints above
+ * its output. Every state is saved as a screenshot in e2e-output/browser/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -11,7 +13,7 @@ import { basename, join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 
 import { OWNER } from './n8n';
-import { outputDir } from './proc';
+import { outputDir, waitFor } from './proc';
 import {
 	exampleFiles,
 	loadWorkflow,
@@ -34,6 +36,11 @@ export const CHROMIUM_FLAGS = [
 
 const shotsDir = join(outputDir, 'browser');
 const ACTION = `${PACKAGE}.generationGateway`;
+const TRIGGER = `${PACKAGE}.generationGatewayTrigger`;
+
+/** The text of the package's entry in the node panel (the trigger's description, see nodePanel). */
+const PANEL_ENTRY_TEXT =
+	'Generate images, videos, speech and text through the Generation Gateway, and start workflows when a video task finishes';
 
 /** What the open node form shows. */
 interface Form {
@@ -47,12 +54,25 @@ interface Form {
 	collections: Record<string, string[]>;
 	/** The credential field's label, and the credentials its dropdown offers. */
 	credential?: { label: string; offered: string[]; value: string };
+	/** Labels of the credential field and the visible fields in the order the form draws them. */
+	order: string[];
+	/** Parameter name -> the entries its dropdown offers (only for the lists a state asks to open). */
+	lists: Record<string, string[]>;
 }
 
 async function readForm(page: Page): Promise<Form> {
 	return await page.evaluate(() => {
 		const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
-		const form: Form = { labels: [], kinds: {}, values: {}, collections: {} };
+		const form: Form = { labels: [], kinds: {}, values: {}, collections: {}, order: [], lists: {} };
+		for (const el of document.querySelectorAll(
+			'[data-test-id="credentials-label"], [data-test-id="input-label"]',
+		)) {
+			if ((el as HTMLElement).offsetParent === null) continue;
+			const inCredential = el.closest('[data-test-id="credentials-label"]');
+			if (inCredential && inCredential !== el) continue;
+			const label = text(el.querySelector('label span')) || text(el);
+			if (label) form.order.push(label);
+		}
 		const credential = document.querySelector('[data-test-id="credentials-label"]');
 		if (credential) {
 			const select = document.querySelector('[data-test-id="node-credentials-select"]');
@@ -109,6 +129,25 @@ async function readForm(page: Page): Promise<Form> {
 		}
 		return form;
 	});
+}
+
+/** The entries a list field's dropdown offers (each entry's name; n8n adds its description below it). */
+async function listEntries(page: Page, parameter: string): Promise<string[]> {
+	const input = page.locator(`[data-test-id="parameter-input-${parameter}"]`).first();
+	await input.locator('input').first().click();
+	const entries = page.locator('.el-select-dropdown:visible li.el-select-dropdown__item');
+	await entries.first().waitFor();
+	const names = await entries.evaluateAll((items) =>
+		items.map(
+			(item) =>
+				(item.querySelector('.option-headline') ?? item.querySelector('span') ?? item).textContent
+					?.replace(/\s+/g, ' ')
+					.trim() ?? '',
+		),
+	);
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(200);
+	return names;
 }
 
 /** One workflow holding a gateway node per form state (named after the state). */
@@ -172,6 +211,8 @@ const mode = (value: string) => ({ __rl: true, mode: 'list', value });
 const STATES: Array<{
 	name: string;
 	parameters: Record<string, unknown>;
+	/** List fields whose dropdown entries the check reads (Form.lists). */
+	lists?: string[];
 	check(form: Form, ok: (name: string, condition: boolean, detail?: unknown) => void): void;
 }> = [
 	{
@@ -260,14 +301,44 @@ const STATES: Array<{
 		},
 	},
 	{
+		name: 'video-vidA-2.5',
+		parameters: { resource: 'video', operation: 'createAndWait', model: mode('vidA-2.5'), prompt: 'A boat' },
+		lists: ['duration'],
+		check: (f, ok) => {
+			ok('Duration opens at Model Default', f.values['Duration (Seconds)'] === 'Model Default', f.values);
+			const list = f.lists.duration ?? [];
+			ok(
+				'Duration lists Model Default, 4 to 30 and -1 (edit or extend)',
+				list[0] === 'Model Default' &&
+					list[1] === '4' &&
+					list.includes('30') &&
+					!list.includes('31') &&
+					!list.includes('3') &&
+					list.some((entry) => entry.startsWith('-1')),
+				list,
+			);
+		},
+	},
+	{
 		name: 'video-vidB-1.5',
 		parameters: { resource: 'video', operation: 'createAndWait', model: mode('vidB-1.5'), prompt: 'A boat' },
-		check: () => undefined,
+		check: (f, ok) => {
+			ok('Duration opens at Model Default', f.values['Duration (Seconds)'] === 'Model Default', f.values);
+		},
 	},
 	{
 		name: 'video-vidD-h3',
 		parameters: { resource: 'video', operation: 'createAndWait', model: mode('vidD-h3'), prompt: 'A boat' },
-		check: () => undefined,
+		lists: ['duration'],
+		check: (f, ok) => {
+			ok('Duration opens at 4 (vidD-h3 requires one)', f.values['Duration (Seconds)'] === '4', f.values);
+			const list = f.lists.duration ?? [];
+			ok(
+				'Duration lists 4 to 15 and no Model Default',
+				list[0] === '4' && list.at(-1) === '15' && !list.includes('Model Default'),
+				list,
+			);
+		},
 	},
 	{
 		name: 'speech-audioF-3.1-tts-flash',
@@ -280,6 +351,7 @@ const STATES: Array<{
 		check: (f, ok) => {
 			ok('Output Format is a list', f.kinds['Output Format'] === 'list', f.kinds);
 			ok('Sample Rate is shown', f.labels.includes('Sample Rate'), f.labels);
+			ok('Voice opens with the default voice narrator_v3.1', f.values.Voice === 'narrator_v3.1', f.values);
 		},
 	},
 ];
@@ -298,23 +370,27 @@ async function nodePanel(ctx: Context, page: Page): Promise<void> {
 			t.trim(),
 		);
 	};
-	// n8n lists a trigger under its app's name (the display name without "Trigger"), with the trigger's description.
-	const triggerEntry = async () => {
+	// n8n lists the trigger and the action node as one entry under the action node's name, with the
+	// trigger's description (useActionsGenerator): that description is the text a user reads.
+	const entryText = async () => {
 		await page.waitForTimeout(700);
-		const items = page.locator('[data-test-id="node-creator-item-name"]', {
-			hasText: /^Generation Gateway$/,
-		});
-		if (!(await items.count())) return undefined;
-		return (await page.locator('[data-test-id="node-creator-item-description"]').allTextContents()).find(
-			(d) => /video task calls back/.test(d),
-		);
+		const name = page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Generation Gateway$/ });
+		if (!(await name.count())) return undefined;
+		const item = name
+			.first()
+			.locator('xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]');
+		return (await item.locator('[data-test-id="node-creator-item-description"]').first().textContent())
+			?.replace(/\s+/g, ' ')
+			.trim();
 	};
+	const saysWhatItDoes = (text: string | undefined) =>
+		text === PANEL_ENTRY_TEXT && ['images', 'videos', 'speech', 'text'].every((word) => text.includes(word));
 	for (const query of ['Generation Gateway', 'gateway', 'video', 'callback', 'webhook']) {
 		await search.fill(query);
-		const entry = await triggerEntry();
+		const entry = await entryText();
 		checks.ok(
-			`trigger panel, search "${query}": lists the Generation Gateway trigger`,
-			entry !== undefined,
+			`trigger panel, search "${query}": lists Generation Gateway, saying what it does`,
+			saysWhatItDoes(entry),
 			entry ?? (await names()).slice(0, 8),
 		);
 		await shot(page, `panel-trigger-search-${query.replace(/\W+/g, '-').toLowerCase()}`);
@@ -350,6 +426,11 @@ async function nodePanel(ctx: Context, page: Page): Promise<void> {
 			expected.every((e) => found.includes(e)),
 			found.slice(0, 8),
 		);
+		if (query === 'Generation Gateway') {
+			const entry = await entryText();
+			checks.ok('node panel: the entry says what the package does', saysWhatItDoes(entry), entry);
+			checks.note(`panel entry: "Generation Gateway" — "${entry}"`);
+		}
 		await shot(page, `panel-search-${query.replace(/\W+/g, '-').toLowerCase()}`);
 	}
 	// Browsing: the AI category lists the node (a root node, beside n8n's OpenAI and Gemini).
@@ -396,6 +477,143 @@ async function nodePanel(ctx: Context, page: Page): Promise<void> {
 	);
 	checks.note(`new node form: ${JSON.stringify(form)}`);
 	checks.note(`screenshot ${await shot(page, 'panel-new-node-form')}`);
+}
+
+/** The trigger's form: the credential drawn first, above Confirm With the Gateway, Secret and Statuses. */
+async function triggerForm(ctx: Context, page: Page): Promise<void> {
+	const { checks, n8n } = ctx;
+	checks.begin('browser: the trigger form');
+	const { id } = await n8n.createWorkflow(
+		withCredentials(
+			{
+				name: 'Trigger form',
+				nodes: [
+					{
+						name: 'Video Task Finished',
+						type: TRIGGER,
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId: '8b0d6c1e-5a3f-4f2e-9d7c-3a1b2c4d5e6f',
+						parameters: { secret: 'a-long-random-secret' },
+						credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+					},
+				],
+				connections: {},
+			} as Workflow,
+			ctx.credentials,
+		),
+	);
+	const form = await openNode(page, n8n.url, id, 'Video Task Finished');
+	writeFileSync(join(shotsDir, 'form-trigger.json'), JSON.stringify(form, null, 2));
+	const credential = form.credential?.label ?? '(no credential field)';
+	checks.ok(
+		'trigger: the credential comes first, then Confirm With the Gateway, Secret, Statuses',
+		JSON.stringify(form.order) ===
+			JSON.stringify([credential, 'Confirm With the Gateway', 'Secret', 'Statuses']) &&
+			form.credential?.value === 'Simulator (generationGatewayBearerApi)',
+		form.order,
+	);
+	checks.note(`trigger form, top to bottom: ${form.order.join(' | ')}`);
+	checks.note(`screenshot ${await shot(page, 'form-trigger')}`);
+	await closeNode(page);
+}
+
+/**
+ * A run in the editor, then the node's output: n8n shows the node's execution
+ * hints above it. Three items (pinned on the trigger) into Image → Generate
+ * with Retry On Fail on and continue-on-fail, the second item's prompt over
+ * legacyimg-2's 1000 characters: the Retry On Fail warning and the refused
+ * item's warning.
+ */
+async function hintsInEditor(ctx: Context, page: Page): Promise<void> {
+	const { checks, n8n } = ctx;
+	checks.begin('browser: hints in the output pane');
+	const { id } = await n8n.createWorkflow(
+		withCredentials(
+			{
+				name: 'Hints',
+				nodes: [
+					{
+						name: 'Start',
+						type: 'n8n-nodes-base.manualTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
+					{
+						name: 'Images',
+						type: ACTION,
+						typeVersion: 1,
+						position: [300, 0],
+						retryOnFail: true,
+						onError: 'continueRegularOutput',
+						parameters: {
+							resource: 'image',
+							operation: 'generate',
+							model: mode('legacyimg-2'),
+							prompt: '={{ $json.p }}',
+							size: '256x256',
+						},
+						credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+					},
+				],
+				connections: { Start: { main: [[{ node: 'Images', type: 'main', index: 0 }]] } },
+				pinData: {
+					Start: [
+						{ json: { p: 'a boat' } },
+						{ json: { p: 'x'.repeat(1001) } },
+						{ json: { p: 'a lighthouse' } },
+					],
+				},
+			} as Workflow,
+			ctx.credentials,
+		),
+	);
+	await page.goto(`${n8n.url}/workflow/${id}`);
+	await page.locator('[data-test-id="canvas-node"][data-node-name="Images"]').waitFor();
+	const before = (await n8n.executions(id)).length;
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	const runs = await waitFor(
+		'the run started in the editor to finish',
+		async () => {
+			const list = await n8n.executions(id);
+			return list.length > before && list.every((e) => !['running', 'new', 'waiting'].includes(e.status))
+				? list
+				: undefined;
+		},
+		60_000,
+		500,
+	);
+	checks.note(`runs of the Hints workflow: ${JSON.stringify(runs)}`);
+	await page.waitForTimeout(1000);
+	await page.locator('[data-test-id="canvas-node"][data-node-name="Images"]').dblclick();
+	const record = await n8n.execution(runs[0].id);
+	checks.note(
+		`hints n8n stored with the run: ${JSON.stringify(record.data.resultData.runData.Images?.[0]?.hints)}`,
+	);
+	// Above the node's output (the output pane's callouts).
+	const hintLocator = page.locator('[data-test-id="node-hint"]');
+	await hintLocator.first().waitFor({ timeout: 20_000 });
+	const hints = (await hintLocator.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+	checks.ok(
+		'output pane: the Retry On Fail warning',
+		hints.some((h) =>
+			h.startsWith(
+				'Retry On Fail is on for this node: after a failed request n8n runs the node again for every item',
+			),
+		),
+		hints,
+	);
+	checks.ok(
+		'output pane: the warning about the item refused before sending',
+		hints.some((h) =>
+			h.startsWith('1 of 3 items was refused before sending (nothing was sent or charged for it)'),
+		),
+		hints,
+	);
+	checks.note(`hints shown: ${JSON.stringify(hints)}`);
+	checks.note(`screenshot ${await shot(page, 'hints-output-pane')}`);
+	await closeNode(page);
 }
 
 export async function runBrowser(ctx: Context): Promise<void> {
@@ -472,6 +690,7 @@ export async function runBrowser(ctx: Context): Promise<void> {
 		for (const state of STATES) {
 			await attempt(state.name, async () => {
 				const form = await openNode(page, n8n.url, states.id, state.name);
+				for (const parameter of state.lists ?? []) form.lists[parameter] = await listEntries(page, parameter);
 				forms[state.name] = form;
 				writeFileSync(join(shotsDir, `form-${state.name}.json`), JSON.stringify(form, null, 2));
 				checks.ok(
@@ -488,6 +707,9 @@ export async function runBrowser(ctx: Context): Promise<void> {
 				await closeNode(page);
 			});
 		}
+		await attempt('trigger form', () => triggerForm(ctx, page));
+		await attempt('hints', () => hintsInEditor(ctx, page));
+
 		const b = forms['video-vidB-1.5'];
 		const d = forms['video-vidD-h3'];
 		if (b && d) {

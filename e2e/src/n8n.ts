@@ -71,6 +71,8 @@ export interface TaskData {
 	executionStatus?: string;
 	error?: { message: string; description?: string };
 	data?: { main?: Array<Item[] | null> };
+	/** The node's execution hints (shown above its output in the editor). */
+	hints?: Array<{ message: string; type?: string; location?: string }>;
 }
 
 export interface RunData {
