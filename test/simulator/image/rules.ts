@@ -53,7 +53,8 @@ function bool(body: Body, key: string): void {
 
 function prompt(body: Body, max = Infinity): void {
 	if (typeof body.prompt !== 'string' || body.prompt.length < 1) invalid('prompt', 'prompt is required');
-	if (body.prompt.length > max)
+	// Characters as a user and the gateway count them: code points (an emoji is one).
+	if ([...body.prompt].length > max)
 		invalid('prompt', `prompt must be at most ${max} characters for ${body.model}`);
 }
 
