@@ -112,6 +112,22 @@ async function readText(body: unknown): Promise<string> {
 	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
+/**
+ * A host's error text without the URL's query values: a storage host may
+ * echo the request, and a pre-signed URL's query holds its token.
+ */
+function withoutSecrets(text: string, url: string): string {
+	let query: URLSearchParams;
+	try {
+		query = new URL(url).searchParams;
+	} catch {
+		return text;
+	}
+	let clean = text;
+	for (const value of query.values()) if (value.length >= 6) clean = clean.split(value).join('…');
+	return clean;
+}
+
 function destroy(body: unknown): void {
 	(body as { destroy?: () => void } | undefined)?.destroy?.();
 }
@@ -149,7 +165,7 @@ async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Gu
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
 	const body = response.body as AsyncIterable<Buffer | string>;
 	if (response.statusCode < 200 || response.statusCode >= 300) {
-		const text = await readText(body).catch(() => '');
+		const text = withoutSecrets(await readText(body).catch(() => ''), request.url);
 		destroy(body);
 		const retryAfter = retryAfterHeader(headers);
 		return { ok: false, ending: { kind: 'status', status: response.statusCode, retryAfter, text } };

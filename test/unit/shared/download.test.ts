@@ -179,6 +179,12 @@ describe('downloadToBinary: failures name the file, the host without its query, 
 			/: the file host answered HTTP 404: no such key$/,
 			1,
 		],
+		[
+			'403 whose text echoes the signature: the signature is not printed',
+			[{ status: 403, body: Buffer.from('bad signature s3cr3t for key v/1.png') }],
+			/: the file host answered HTTP 403: bad signature … for key v\/1\.png$/,
+			1,
+		],
 		['503 three times', [{ status: 503 }], /: the file host answered HTTP 503$/, 3],
 		[
 			'reset three times',
