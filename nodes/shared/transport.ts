@@ -136,6 +136,7 @@ interface WatchedBody {
 	once?: (event: string, listener: () => void) => unknown;
 	emit?: (event: string, error: Error) => boolean;
 	destroy?: () => unknown;
+	listenerCount?: (event: string) => number;
 	push?: (chunk: unknown, encoding?: string) => boolean;
 	destroyed?: boolean;
 }
@@ -151,9 +152,9 @@ interface WatchedBody {
  * it at once (destroying the body alone waits for that chunk), and the body
  * is then destroyed (n8n's client hands the body through a generator, so
  * the connection itself is let go once the gateway sends or closes; the
- * execution no longer waits for it). Arrivals are seen where chunks are handed to the
- * stream (`push`), which leaves its reading mode to its reader (a 'data'
- * listener would start it flowing before anyone reads). A watchdog wakes
+ * execution no longer waits for it). Arrivals are seen where chunks are
+ * handed to the stream (`push`), which leaves its reading mode to its reader
+ * (a 'data' listener would start it flowing before anyone reads). A watchdog wakes
  * when the silence could reach the limit (n8n's sleep, in short slices) and
  * ends with the body.
  */
@@ -173,8 +174,11 @@ function watchSilence(body: unknown, timeoutMs: number): void {
 			await cancellableSleep(lastDataAt + timeoutMs - Date.now(), ended.signal);
 			if (ended.signal.aborted || stream.destroyed) return;
 			if (Date.now() - lastDataAt >= timeoutMs) {
-				const error = Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
-				stream.emit!('error', error);
+				// Only a body someone reads is told why: an 'error' nobody listens to would end the process.
+				if ((stream.listenerCount?.('error') ?? 0) > 0) {
+					const error = Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
+					stream.emit!('error', error);
+				}
 				stream.destroy?.();
 				return;
 			}

@@ -435,3 +435,45 @@ describe('gatewayRequest: the error carries the failure as facts (context.gatewa
 		expect(gatewayFailureOf(new Error('x'))).toBeUndefined();
 	});
 });
+
+describe('gatewayRequest: a streamed answer silent past Request Timeout', () => {
+	/** A body that sends `first` and then nothing, closed (and its timer cleared) when destroyed. */
+	function stalling(first: string): Readable {
+		let timer: NodeJS.Timeout | undefined;
+		return new Readable({
+			read() {
+				if (timer) return;
+				this.push(Buffer.from(first));
+				timer = setTimeout(() => undefined, 60_000);
+			},
+			destroy(error, callback) {
+				clearTimeout(timer);
+				callback(error);
+			},
+		});
+	}
+
+	it('fails its reader with a timeout error and is closed', async () => {
+		const body = stalling('data: {"a":1}\n\n');
+		const { ctx } = fakeContext([{ status: 200, body }]);
+		const { body: stream } = await gatewayRequest<Readable>(ctx, {
+			...CREATE,
+			responseType: 'stream',
+			timeoutMs: 200,
+		});
+		const reading = (async () => {
+			for await (const _chunk of stream) void _chunk;
+		})();
+		await expect(reading).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+		expect(body.destroyed).toBe(true);
+	});
+
+	it('a body nobody reads is closed without an error event (which would end the process)', async () => {
+		const body = stalling('x');
+		const { ctx } = fakeContext([{ status: 200, body }]);
+		await gatewayRequest(ctx, { ...CREATE, responseType: 'stream', timeoutMs: 200 });
+		const closed = new Promise((resolve) => body.once('close', resolve));
+		await closed;
+		expect(body.destroyed).toBe(true);
+	});
+});
