@@ -61,6 +61,8 @@ interface Run {
 	executionId: string;
 	requestsBefore: number;
 	deliveries: Delivery[];
+	/** The n8n whose resume URLs the tasks carry: execution ids repeat across the suite's n8n instances. */
+	n8nUrl: string;
 }
 
 const TASK_READ = /^\/v1\/videos\/[^/]+$/;
@@ -97,7 +99,7 @@ export async function runCallbackScenarios(ctx: Context, procs: Processes): Prom
 async function splitDelivery(ctx: Context, procs: Processes): Promise<void> {
 	const run = await startWait(ctx, 'callback-split');
 	await waitingNow(ctx, run);
-	const [first, second, third] = await tasksOf(ctx.sim, run.executionId);
+	const [first, second, third] = await tasksOf(ctx.sim, run);
 	await finishAndDeliver(ctx, procs, run, 0, first, 'webhook');
 	await finishAndDeliver(ctx, procs, run, 1, second, 'main');
 	// Its next read after it ended still says in_progress: the node must answer 503, not 200.
@@ -139,7 +141,7 @@ async function earlyCallback(ctx: Context, procs: Processes): Promise<void> {
 			() => (gate.waiting > 0 ? true : undefined),
 			120_000,
 		);
-		const [first] = await tasksOf(sim, run.executionId);
+		const [first] = await tasksOf(sim, run);
 		const before = (await ctx.n8n.execution(run.executionId)).status;
 		await finishAndDeliver(ctx, procs, run, 0, first, 'webhook');
 		const after = (await ctx.n8n.execution(run.executionId)).status;
@@ -158,7 +160,7 @@ async function earlyCallback(ctx: Context, procs: Processes): Promise<void> {
 		gate.open();
 	}
 	await waitingNow(ctx, run);
-	const [first, second, third] = await tasksOf(sim, run.executionId);
+	const [first, second, third] = await tasksOf(sim, run);
 	const firstRead = videoTasks(sim).reads.find((r) => r.id === first.id);
 	checks.equal(
 		`${run.name}: the read as the wait began saw task 1 completed`,
@@ -192,7 +194,7 @@ async function restartWhileWaiting(ctx: Context, procs: Processes): Promise<void
 		(await procs.main.execution(run.executionId)).status,
 		'waiting',
 	);
-	const [first, second, third] = await tasksOf(ctx.sim, run.executionId);
+	const [first, second, third] = await tasksOf(ctx.sim, run);
 	await finishAndDeliver(ctx, procs, run, 0, first, 'main');
 	await finishAndDeliver(ctx, procs, run, 1, second, 'webhook');
 	await finishAndDeliver(ctx, procs, run, 2, third, 'main');
@@ -208,7 +210,15 @@ async function startWait(ctx: Context, name: string): Promise<Run> {
 	const requestsBefore = ctx.sim.requests.length;
 	const executionId = await ctx.n8n.runManually(created.id, 'Start');
 	ctx.checks.note(`${name}: workflow ${created.id}, execution ${executionId}`);
-	return { name, workflow, workflowId: created.id, executionId, requestsBefore, deliveries: [] };
+	return {
+		name,
+		workflow,
+		workflowId: created.id,
+		executionId,
+		requestsBefore,
+		deliveries: [],
+		n8nUrl: ctx.n8n.url,
+	};
 }
 
 async function waitingNow(ctx: Context, run: Run): Promise<void> {
@@ -221,15 +231,20 @@ async function waitingNow(ctx: Context, run: Run): Promise<void> {
 	ctx.checks.equal(`${run.name}: the execution waits for the callbacks`, record.status, 'waiting');
 }
 
-/** The execution's tasks at the simulator, in item order (their callback address names the execution). */
-async function tasksOf(sim: Simulator, executionId: string): Promise<SimTask[]> {
-	const path = `/webhook-waiting/${executionId}`;
+/**
+ * The execution's tasks at the simulator, in item order: their callback address names the execution on
+ * this run's n8n (an earlier part's n8n may have had an execution with the same id).
+ */
+async function tasksOf(sim: Simulator, run: Run): Promise<SimTask[]> {
+	const resume = new URL(`/webhook-waiting/${run.executionId}`, run.n8nUrl);
 	return await waitFor(
-		`the ${ITEMS} tasks of execution ${executionId}`,
+		`the ${ITEMS} tasks of execution ${run.executionId}`,
 		() => {
-			const found = [...videoTasks(sim).tasks.values()].filter(
-				(t) => t.callbackUrl !== undefined && new URL(t.callbackUrl).pathname === path,
-			);
+			const found = [...videoTasks(sim).tasks.values()].filter((t) => {
+				if (t.callbackUrl === undefined) return false;
+				const url = new URL(t.callbackUrl);
+				return url.host === resume.host && url.pathname === resume.pathname;
+			});
 			return found.length === ITEMS ? found.sort((a, b) => itemOf(a) - itemOf(b)) : undefined;
 		},
 		60_000,
@@ -341,7 +356,7 @@ async function report(ctx: Context, procs: Processes, run: Run): Promise<Executi
 		reads.length >= ITEMS && reads.length <= ITEMS * (1 + run.deliveries.length),
 		reads.length,
 	);
-	const videos = (await tasksOf(sim, run.executionId)).map((t) => `/files/videos/${t.id}.mp4`);
+	const videos = (await tasksOf(sim, run)).map((t) => `/files/videos/${t.id}.mp4`);
 	checks.equal(`${run.name}: videos downloaded`, downloads.length, ITEMS);
 	checks.equal(
 		`${run.name}: each task's video downloaded once`,
@@ -372,7 +387,7 @@ async function checkOutput(ctx: Context, run: Run, record: ExecutionRecord): Pro
 	const { checks, sim } = ctx;
 	await checkExecution(ctx, run.name, run.workflow, record);
 	const output = outputOf(record, NODE);
-	const tasks = await tasksOf(sim, run.executionId);
+	const tasks = await tasksOf(sim, run);
 	const paired = (item: Item) => (item.pairedItem as { item?: number } | undefined)?.item;
 	checks.equal(`${run.name}: one item per input, in order`, output.map(paired), [0, 1, 2]);
 	checks.equal(
