@@ -38,9 +38,9 @@ import { speechCatalog } from '../../nodes/GenerationGateway/actions/speech/cata
 import {
 	buildVideoBody,
 	VIDEO_LABELS,
-	videoBodySchema,
 	videoModelFor,
 } from '../../nodes/GenerationGateway/actions/video/body';
+import { videoBodySchema } from '../../nodes/GenerationGateway/actions/video/schema';
 import type { VideoInput } from '../../nodes/GenerationGateway/actions/video/body';
 import { VIDEO_MODELS } from '../../nodes/GenerationGateway/actions/video/catalog';
 import type { VideoModel } from '../../nodes/GenerationGateway/actions/video/catalog';

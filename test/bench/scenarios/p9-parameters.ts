@@ -116,7 +116,7 @@ function perItemFormCheck(): number {
 	const load = (path: string) => require(join(root, 'dist', path));
 	const { readModelForm } = load('nodes/shared/modelFields.js');
 	const { imageCatalog } = load('nodes/GenerationGateway/actions/image/catalog.js');
-	const { generateFields } = load('nodes/GenerationGateway/actions/image/generate.fields.js');
+	const { generateFields } = load('nodes/GenerationGateway/actions/image/fields.js');
 	const parameters: INodeParameters = {
 		resource: 'image',
 		operation: 'generate',

@@ -5,9 +5,9 @@ import { assertValid } from '../../../nodes/shared/validation';
 import {
 	VIDEO_LABELS,
 	buildVideoBody,
-	videoBodySchema,
 	videoModelFor,
 } from '../../../nodes/GenerationGateway/actions/video/body';
+import { videoBodySchema } from '../../../nodes/GenerationGateway/actions/video/schema';
 import { accepted, rejected } from './videoTable';
 
 /**

@@ -10,7 +10,6 @@ import { charCount, tooManyChars } from '../../../shared/validation';
  * "Limits"). Pure, unit-tested from a table.
  */
 
-export const CACHED_CONTENT_PATH = '/v1beta/cachedContents';
 export const MAX_DISPLAY_NAME = 128;
 export const FUNCTION_CALLING_MODES = ['MODE_UNSPECIFIED', 'AUTO', 'ANY', 'NONE', 'VALIDATED'] as const;
 /** Modes under which allowed function names may be given. */

@@ -3,7 +3,6 @@ import { DateTime } from 'luxon';
 
 import {
 	CACHED_CONTENT_LABELS,
-	CACHED_CONTENT_PATH,
 	FUNCTION_CALLING_MODES,
 	CACHED_CONTENT_FILE,
 	MAX_DISPLAY_NAME,
@@ -27,6 +26,9 @@ import {
 } from '../descriptions';
 import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
+
+/** The endpoint this operation calls. */
+export const PATH = '/v1beta/cachedContents';
 
 const properties: INodeProperties[] = [
 	{
@@ -224,7 +226,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const { body: resource } = await gatewayRequest<IDataObject>(this, {
 		method: 'POST',
-		path: CACHED_CONTENT_PATH,
+		path: PATH,
 		body: payload.requestBody(body),
 		kind: 'create',
 		timeoutMs,

@@ -19,7 +19,7 @@ import { readModelForm } from '../../../shared/modelFields';
 import { assertValid, modelIdOf } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, withAdditionalBody } from '../descriptions';
 import type { OperationModule } from '../types';
-import { generateFields } from './generate.fields';
+import { generateFields } from './fields';
 import type { ReferenceImageEntry, StoredImage } from './output';
 import {
 	dataItems,
@@ -39,7 +39,8 @@ import {
  * (stream.ts). Each image becomes a binary: data, data_1, ...
  */
 
-const PATH = '/v1/images/generations';
+/** The endpoint this operation calls. */
+export const PATH = '/v1/images/generations';
 
 /** The form of this operation as each item's model sees it (a field the model rejects is refused). */
 const IMAGE_FORM = {

@@ -9,7 +9,6 @@ import { MESSAGE_WIRE as W } from './wireNames';
  * /v1/messages" and "Limits"). Pure: no n8n calls, unit-tested from a table.
  */
 
-export const MESSAGE_PATH = '/v1/messages';
 export const MAX_MESSAGES = 100_000;
 export const MIN_THINKING_BUDGET = 1024;
 

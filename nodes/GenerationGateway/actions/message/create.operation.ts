@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { MessageForm, ThinkingType } from './body';
 import {
 	MESSAGE_LABELS,
-	MESSAGE_PATH,
 	MIN_THINKING_BUDGET,
 	buildMessageBody,
 	fileBlock,
@@ -29,6 +28,9 @@ import {
 import type { OperationModule } from '../types';
 import { messageOptions } from './options';
 import { readJsonParameter, splitList } from '../jsonParameter';
+
+/** The endpoint this operation calls. */
+export const PATH = '/v1/messages';
 
 const properties: INodeProperties[] = [
 	{
@@ -273,7 +275,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	if (body.stream === true) {
 		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
 			method: 'POST',
-			path: MESSAGE_PATH,
+			path: PATH,
 			body: sent,
 			kind: 'create',
 			responseType: 'stream',
@@ -289,7 +291,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	} else {
 		const response = await gatewayRequest<IDataObject>(this, {
 			method: 'POST',
-			path: MESSAGE_PATH,
+			path: PATH,
 			body: sent,
 			kind: 'create',
 			timeoutMs,

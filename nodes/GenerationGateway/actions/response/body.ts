@@ -13,8 +13,6 @@ import { charCount, tooManyChars } from '../../../shared/validation';
 /** Interface: `safety_identifier` at most 64 characters. */
 export const MAX_SAFETY_IDENTIFIER = 64;
 
-export const RESPONSE_PATH = '/v1/responses';
-
 export const RESPONSE_INCLUDE = [
 	'web_search_call.action.sources',
 	'code_interpreter_call.outputs',

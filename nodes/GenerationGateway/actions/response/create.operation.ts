@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { RESPONSE_WIRE } from './wireNames';
 import { sniffMediaType } from '../../../shared/binary';
 import { assembleStream } from '../../../shared/sse';
-import { RESPONSE_LABELS, RESPONSE_PATH, binaryInputPart, inputMessage, responseBodySchema } from './body';
+import { RESPONSE_LABELS, binaryInputPart, inputMessage, responseBodySchema } from './body';
 import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
@@ -20,6 +20,9 @@ import {
 import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
 import { responseOptions } from './options';
+
+/** The endpoint this operation calls. */
+export const PATH = '/v1/responses';
 
 const properties: INodeProperties[] = [
 	{
@@ -211,7 +214,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const request = {
 		method: 'POST',
-		path: RESPONSE_PATH,
+		path: PATH,
 		body,
 		kind: 'create',
 		timeoutMs,

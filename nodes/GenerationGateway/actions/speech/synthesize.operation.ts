@@ -20,7 +20,10 @@ import { readModelForm } from '../../../shared/modelFields';
 import { assertValid, refusal } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings } from '../descriptions';
 import type { OperationModule } from '../types';
-import { synthesizeFields } from './synthesize.fields';
+import { synthesizeFields } from './fields';
+
+/** The endpoint this operation calls. */
+export const PATH = '/v1/audio/speech';
 
 /**
  * POST /v1/audio/speech: one item -> one audio file. In `sse` mode the
@@ -79,7 +82,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	assertValid(node, speechBodySchema, body, SPEECH_LABELS, itemIndex);
 	const output = effectiveSpeechOutput(body);
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
-	const request = { method: 'POST' as const, path: '/v1/audio/speech', body, kind: 'create' as const };
+	const request = { method: 'POST' as const, path: PATH, body, kind: 'create' as const };
 
 	let audio: Buffer;
 	let usage: SpeechUsage | undefined;

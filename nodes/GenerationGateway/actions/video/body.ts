@@ -129,5 +129,3 @@ export function buildVideoBody(input: VideoInput): IDataObject {
 export function videoModelFor(modelId: string): VideoModel {
 	return videoCatalog.resolve(modelId) ?? GENERIC_VIDEO_MODEL;
 }
-
-export { referenceKind, videoBodySchema } from './schema';

@@ -8,7 +8,8 @@ import { videoCatalog } from './catalog';
 import { generationFields } from './fields';
 import { createOptionsField } from './options';
 import type { VideoExtensionsInput, VideoInput, VideoReferenceInput } from './body';
-import { VIDEO_LABELS, buildVideoBody, videoBodySchema, videoModelFor } from './body';
+import { VIDEO_LABELS, buildVideoBody, videoModelFor } from './body';
+import { videoBodySchema } from './schema';
 import { videoBinaryDataUrlPrefix } from './wireNames';
 import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 

@@ -14,6 +14,9 @@ import { downloadTaskVideo } from './media';
 import { readRequestSettings } from '../descriptions';
 import { readVideoBody } from './request';
 
+/** The endpoint of every video operation: tasks are created here and read at PATH/{id}. */
+export const PATH = '/v1/videos';
+
 /**
  * Task-level steps shared by the video operations: create (never retried
  * once it may have arrived: the transport's `create` kind), read, wait by
@@ -71,7 +74,7 @@ export async function createTask(
 ): Promise<CreationResult> {
 	const { body: created } = await gatewayRequest<CreationResult>(ctx, {
 		method: 'POST',
-		path: '/v1/videos',
+		path: PATH,
 		body: sendableBody(body),
 		kind: 'create',
 		timeoutMs,
@@ -111,7 +114,7 @@ export async function getTask(
 		ctx,
 		{
 			method: 'GET',
-			path: `/v1/videos/${encodeURIComponent(taskId)}`,
+			path: `${PATH}/${encodeURIComponent(taskId)}`,
 			kind: 'read',
 			timeoutMs: 60_000,
 			itemIndex,

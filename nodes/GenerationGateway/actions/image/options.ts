@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { VARIANT_A_LIMITS, VARIANT_B_ENUMS, VARIANT_C_LIMITS } from './catalog';
-import { accepts, forModels, isVariantC, label, variantAOnly } from './generate.conditions';
+import { accepts, forModels, isVariantC, label, variantAOnly } from './conditions';
 
 /**
  * The "Options" collection of Image → Generate: the optional members, each

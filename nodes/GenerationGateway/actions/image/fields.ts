@@ -3,8 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ImageModel } from './catalog';
 import { IMAGE_MODELS, VARIANT_A_LIMITS, imageCatalog } from './catalog';
 import { additionalBodyField, scoped } from '../descriptions';
-import { accepts, forModels, isVariantC, label, variantAOnly } from './generate.conditions';
-import { imageOptionsField } from './generate.options';
+import { accepts, forModels, isVariantC, label, variantAOnly } from './conditions';
+import { imageOptionsField } from './options';
 
 /**
  * The form of Image → Generate. Every model-dependent field is shown through a
