@@ -61,6 +61,19 @@ export function withAdditionalBody(body: IDataObject, additional: IDataObject): 
 	return { ...body, ...additional };
 }
 
+/** The Model field of a resource without a model list: an ID typed as the gateway names it. */
+export function modelIdField(example: string, description: string): INodeProperties {
+	return {
+		displayName: 'Model',
+		name: 'model',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: `e.g. ${example}`,
+		description,
+	};
+}
+
 /** Node-wide request settings, read once by the router and the transport. */
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { RESPONSE_WIRE } from './wireNames';
@@ -8,101 +8,13 @@ import { RESPONSE_LABELS, binaryInputPart, inputMessage, responseBodySchema } fr
 import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
-import {
-	additionalBodyField,
-	binaryPropertiesValue,
-	conversationField,
-	readAdditionalBody,
-	readRequestSettings,
-	scoped,
-	withAdditionalBody,
-} from '../descriptions';
+import { readAdditionalBody, readRequestSettings, scoped, withAdditionalBody } from '../descriptions';
 import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
-import { responseOptions } from './options';
+import { createFields } from './fields';
 
 /** The endpoint this operation calls. */
 export const PATH = '/v1/responses';
-
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Model',
-		name: 'model',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. resp-model-1',
-		description: 'The model ID, as the gateway names it (aliases and dated snapshots work too)',
-	},
-	{
-		displayName: 'Input Type',
-		name: 'inputMode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Text', value: 'text' },
-			{
-				name: 'Messages',
-				value: 'messages',
-				description: 'Messages with text and files (images, audio, documents) from the item’s binary data',
-			},
-			{ name: 'JSON', value: 'json', description: 'The input items as JSON' },
-		],
-		default: 'text',
-	},
-	{
-		displayName: 'Input',
-		name: 'inputText',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		displayOptions: { show: { inputMode: ['text'] } },
-	},
-	conversationField({
-		displayName: 'Messages',
-		name: 'inputMessages',
-		entry: 'message',
-		entryDisplayName: 'Message',
-		roles: [
-			{ name: 'User', value: 'user' },
-			{ name: 'Assistant', value: 'assistant' },
-			{ name: 'Developer', value: 'developer' },
-			{ name: 'System', value: 'system' },
-		],
-		show: { inputMode: ['messages'] },
-		textRows: 3,
-		extraValues: [
-			binaryPropertiesValue(
-				'Binary properties of the input item to attach (comma-separated): images are sent as images, audio as audio, anything else as a file',
-			),
-		],
-	}),
-	{
-		displayName: 'Input (JSON)',
-		name: 'inputJson',
-		type: 'json',
-		default: '[\n  {"role": "user", "content": [{"type": "input_text", "text": "Hello"}]}\n]',
-		displayOptions: { show: { inputMode: ['json'] } },
-	},
-	{
-		displayName: 'Instructions',
-		name: 'instructions',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		description: 'System or developer instruction. Not inherited from a previous response.',
-	},
-	{
-		displayName: 'Simplify Output',
-		name: 'simplifyOutput',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return only output_text, status and usage. Turn off for the full Response object.',
-	},
-	responseOptions,
-	additionalBodyField,
-];
 
 /** Form option -> wire member (top level, or inside `reasoning`). */
 const OPTION_WIRE: Record<string, string> = {
@@ -248,7 +160,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 }
 
 export const create: OperationModule = {
-	description: scoped('response', 'create', properties),
+	description: scoped('response', 'create', createFields),
 	createsPaidWork: true,
 	execute,
 };
