@@ -52,7 +52,6 @@ export interface DownloadRequest {
 	silenceMs: number;
 	/** The file's name and type, from its first bytes and the Content-Type the host sent. */
 	name: (head: Buffer, contentType: string | undefined) => { fileName: string; mimeType: string };
-	clock?: Clock;
 }
 
 export interface Downloaded {
@@ -329,7 +328,7 @@ class Guard {
  * where (without the query string), why, and `request.advice`.
  */
 export async function downloadToBinary(ctx: DownloadContext, request: DownloadRequest): Promise<Downloaded> {
-	const clock = request.clock ?? systemClock;
+	const clock = systemClock;
 	const deadlineMs = request.silenceMs * DOWNLOAD_DEADLINE_FACTOR;
 	const where = printableUrl(request.url);
 	const fail = (why: string, attempts: number) =>

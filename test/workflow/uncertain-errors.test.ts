@@ -12,7 +12,8 @@
  * executions against the simulator.
  */
 import type { WorkflowJson } from '../harness';
-import { gatewayWorkflow, runWorkflow } from '../harness';
+import { gatewayWorkflow, runWorkflow, startWorkflow } from '../harness';
+import { until } from '../harness/until';
 import type { Fault, Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { startHttpsReceiver } from '../simulator/video/https';
@@ -364,7 +365,11 @@ describe('streams that stall or break', () => {
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
 		'%s: a stream that sends only keep-alive comments past Request Timeout fails as idle; sent once',
 		async (_name, row) => {
-			const error = await streamFailure(row, { kind: 'sse-keepalive', afterEvents: 2, everyMs: 200 }, TIMEOUT);
+			const error = await streamFailure(
+				row,
+				{ kind: 'sse-keepalive', afterEvents: 2, everyMs: 200 },
+				TIMEOUT,
+			);
 			expect(error.message).toMatch(
 				new RegExp(
 					`^${row.what}: the stream sent only keep-alive comments for longer than Request Timeout \\(1 s\\) and was closed, after 2 events \\(\\d+ bytes\\) had arrived$`,
@@ -373,6 +378,20 @@ describe('streams that stall or break', () => {
 			expect(error.description).toMatch(/turn streaming off/);
 		},
 	);
+
+	it('Stop while a stream waits for its next event ends the execution within a second or so', async () => {
+		const [row] = STREAMS;
+		sim.inject({ path: row.operation.path, fault: { kind: 'sse-idle', afterEvents: 2 } });
+		const before = sim.requestsTo(row.operation.path, 'POST').length;
+		const handle = startWorkflow(workflow(row.operation, row.stream), { credentials: sim.credentials() });
+		await until(() => sim.requestsTo(row.operation.path, 'POST').length > before, 'the stream to begin');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const stoppedAt = Date.now();
+		handle.cancel();
+		const result = await handle.promise;
+		expect(Date.now() - stoppedAt).toBeLessThan(1500);
+		expect(result.status).not.toBe('success');
+	});
 
 	it.each(STREAMS.map((row) => [row.operation.name, row] as const))(
 		'%s: a connection that breaks mid-stream says so, with how much had arrived; sent once',

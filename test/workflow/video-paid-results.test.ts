@@ -29,6 +29,20 @@ afterAll(async () => {
 });
 afterEach(() => sim.clearFaults());
 
+/**
+ * Makes the second video create of the run meet a 500 (it may have been done: not retried), the
+ * first and later ones pass; returns what puts the simulator back.
+ */
+function failSecondCreate(): () => void {
+	let calls = 0;
+	const original = sim.takeFault.bind(sim);
+	sim.takeFault = (method, path, kinds) => {
+		if (method === 'POST' && path === '/v1/videos' && ++calls === 2) return { kind: 'status', status: 500 };
+		return original(method, path, kinds);
+	};
+	return () => (sim.takeFault = original);
+}
+
 const creates = () => sim.requestsTo('/v1/videos', 'POST').length;
 /** Item 1's Resolution is refused by vidA-2.5 (it accepts 480p, 720p, 1080p). */
 const resolutionOf = '={{ $json.n === 1 ? "4K" : "720p" }}';
@@ -99,13 +113,7 @@ describe('Video: a run that fails after creating tasks names every one of them (
 		'Create and Wait, %s mode: item 1 create fails (500) after item 0 was created',
 		async (_mode, baseUrl) => {
 			// Item 0's create succeeds; item 1's meets a 500 (it may have been done: not retried).
-			let calls = 0;
-			const original = sim.takeFault.bind(sim);
-			sim.takeFault = (method, path, kinds) => {
-				if (method === 'POST' && path === '/v1/videos' && ++calls === 2)
-					return { kind: 'status', status: 500 };
-				return original(method, path, kinds);
-			};
+			const restore = failSecondCreate();
 			try {
 				const before = creates();
 				const result = await run(
@@ -125,7 +133,7 @@ describe('Video: a run that fails after creating tasks names every one of them (
 				// The create's own advice (it may have been done and charged) is kept.
 				expect(String(error.description)).toMatch(/may (exist|have)/);
 			} finally {
-				sim.takeFault = original;
+				restore();
 			}
 		},
 	);
@@ -133,13 +141,7 @@ describe('Video: a run that fails after creating tasks names every one of them (
 	it.each(MODES)(
 		'Create and Wait, %s mode, continue-on-fail: the failed create keeps its advice (it may exist and be charged) in the final output',
 		async (mode, baseUrl) => {
-			let calls = 0;
-			const original = sim.takeFault.bind(sim);
-			sim.takeFault = (method, path, kinds) => {
-				if (method === 'POST' && path === '/v1/videos' && ++calls === 2)
-					return { kind: 'status', status: 500 };
-				return original(method, path, kinds);
-			};
+			const restore = failSecondCreate();
 			try {
 				const started = await run(
 					videoCallbackWorkflow(
@@ -158,18 +160,13 @@ describe('Video: a run that fails after creating tasks names every one of them (
 				expect(String(second.json.errorDescription)).toMatch(/A task may exist and be charged: look it up/);
 				expect(second.pairedItem).toEqual({ item: 1 });
 			} finally {
-				sim.takeFault = original;
+				restore();
 			}
 		},
 	);
 
 	it('Create: item 1 fails after item 0 was created; the error names item 0 task', async () => {
-		let calls = 0;
-		const original = sim.takeFault.bind(sim);
-		sim.takeFault = (method, path, kinds) => {
-			if (method === 'POST' && path === '/v1/videos' && ++calls === 2) return { kind: 'status', status: 500 };
-			return original(method, path, kinds);
-		};
+		const restore = failSecondCreate();
 		try {
 			const result = await run(
 				videoCallbackWorkflow({ operation: 'create', requestOptions: { maxConcurrency: 1 } }),
@@ -180,7 +177,7 @@ describe('Video: a run that fails after creating tasks names every one of them (
 			const firstId = [...videoTasks(sim).tasks.values()].at(-1)!.id;
 			expect(String(result.nodeError(VIDEO_NODE)?.description)).toContain(`video task ${firstId} (item 0)`);
 		} finally {
-			sim.takeFault = original;
+			restore();
 		}
 	});
 });
