@@ -28,12 +28,9 @@ import {
 } from '../../nodes/GenerationGateway/actions/image/catalog';
 import type { ImageModel } from '../../nodes/GenerationGateway/actions/image/catalog';
 import { IMAGE_FIELD_LABELS, imageRequestSchema } from '../../nodes/GenerationGateway/actions/image/schema';
-import {
-	buildSpeechBody,
-	SPEECH_LABELS,
-	speechBodySchema,
-} from '../../nodes/GenerationGateway/actions/speech/body';
+import { buildSpeechBody } from '../../nodes/GenerationGateway/actions/speech/body';
 import type { SpeechFormValues } from '../../nodes/GenerationGateway/actions/speech/body';
+import { SPEECH_LABELS, speechBodySchema } from '../../nodes/GenerationGateway/actions/speech/schema';
 import { speechCatalog } from '../../nodes/GenerationGateway/actions/speech/catalog';
 import {
 	buildVideoBody,

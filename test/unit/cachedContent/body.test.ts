@@ -1,12 +1,14 @@
 import type { INode } from 'n8n-workflow';
 
 import {
-	CACHED_CONTENT_LABELS,
 	buildCachedContentBody,
-	cachedContentBodySchema,
 	cachedContentModel,
 	ttlFromSeconds,
 } from '../../../nodes/GenerationGateway/actions/cachedContent/body';
+import {
+	CACHED_CONTENT_LABELS,
+	cachedContentBodySchema,
+} from '../../../nodes/GenerationGateway/actions/cachedContent/schema';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node = {

@@ -1,12 +1,12 @@
 import type { INode } from 'n8n-workflow';
 
 import { MESSAGE_WIRE } from '../../../nodes/GenerationGateway/actions/message/wireNames';
+import { buildMessageBody } from '../../../nodes/GenerationGateway/actions/message/body';
 import {
 	MESSAGE_LABELS,
 	MAX_MESSAGES,
-	buildMessageBody,
 	messageBodySchema,
-} from '../../../nodes/GenerationGateway/actions/message/body';
+} from '../../../nodes/GenerationGateway/actions/message/schema';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node: INode = {

@@ -1,12 +1,11 @@
 import type { INode } from 'n8n-workflow';
 
+import { binaryInputPart, inputMessage } from '../../../nodes/GenerationGateway/actions/response/body';
 import {
 	RESPONSE_INCLUDE,
 	RESPONSE_LABELS,
-	binaryInputPart,
-	inputMessage,
 	responseBodySchema,
-} from '../../../nodes/GenerationGateway/actions/response/body';
+} from '../../../nodes/GenerationGateway/actions/response/schema';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node = {

@@ -5,7 +5,7 @@ import {
 	CACHED_CONTENT_LABELS,
 	MAX_DISPLAY_NAME,
 	cachedContentBodySchema,
-} from '../../../nodes/GenerationGateway/actions/cachedContent/body';
+} from '../../../nodes/GenerationGateway/actions/cachedContent/schema';
 import {
 	IMAGE_FIELD_LABELS,
 	imageRequestSchema,
@@ -14,8 +14,8 @@ import {
 	MAX_SAFETY_IDENTIFIER,
 	RESPONSE_LABELS,
 	responseBodySchema,
-} from '../../../nodes/GenerationGateway/actions/response/body';
-import { SPEECH_LABELS, speechBodySchema } from '../../../nodes/GenerationGateway/actions/speech/body';
+} from '../../../nodes/GenerationGateway/actions/response/schema';
+import { SPEECH_LABELS, speechBodySchema } from '../../../nodes/GenerationGateway/actions/speech/schema';
 import { SPEECH_LIMITS } from '../../../nodes/GenerationGateway/actions/speech/catalog';
 import {
 	assertValid,

@@ -1,14 +1,16 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
-	SPEECH_LABELS,
 	buildSpeechBody,
-	effectiveSpeechOutput,
 	mergeAdditionalSpeechBody,
 	otherNumericProblem,
-	speechBodySchema,
 	type SpeechFormValues,
 } from '../../../nodes/GenerationGateway/actions/speech/body';
+import {
+	SPEECH_LABELS,
+	effectiveSpeechOutput,
+	speechBodySchema,
+} from '../../../nodes/GenerationGateway/actions/speech/schema';
 import { assertValid } from '../../../nodes/shared/validation';
 import { RequestInvalid } from '../../simulator/http';
 import { readSpeechRequest } from '../../simulator/speech/validate';

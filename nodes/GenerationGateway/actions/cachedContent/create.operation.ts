@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import {
-	CACHED_CONTENT_LABELS,
-	CACHED_CONTENT_FILE,
-	buildCachedContentBody,
-	cachedContentBodySchema,
-	inlineDataPart,
-	turnParts,
-} from './body';
+import { CACHED_CONTENT_FILE, buildCachedContentBody, inlineDataPart, turnParts } from './body';
+import { CACHED_CONTENT_LABELS, cachedContentBodySchema } from './schema';
 import { Base64Payload } from '../../../shared/base64Payload';
 import { readBinaryFile } from '../../../shared/binary';
 import { gatewayRequest } from '../../../shared/transport';

@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { MessageForm, ThinkingType } from './body';
-import {
-	MESSAGE_LABELS,
-	buildMessageBody,
-	fileBlock,
-	MESSAGE_FILE,
-	messageBodySchema,
-	turnContent,
-} from './body';
+import { buildMessageBody, fileBlock, MESSAGE_FILE, turnContent } from './body';
+import { MESSAGE_LABELS, messageBodySchema } from './schema';
 import { MessageStreamAssembler, simplifyMessage } from './stream';
 import { assembleStream } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';

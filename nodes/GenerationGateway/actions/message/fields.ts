@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { MIN_THINKING_BUDGET } from './body';
+import { MIN_THINKING_BUDGET } from './schema';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
 import { messageOptions } from './options';
 

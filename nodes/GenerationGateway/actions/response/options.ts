@@ -6,7 +6,7 @@ import {
 	REASONING_SUMMARY,
 	RESPONSE_INCLUDE,
 	RESPONSE_SERVICE_TIERS,
-} from './body';
+} from './schema';
 
 const choices = (values: readonly string[]) =>
 	values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), value }));

@@ -5,14 +5,8 @@ import { readWholeWav } from './audioFile';
 import type { SpeechFormat, SpeechStreamFormat } from './catalog';
 import { PCM_LAYOUT, speechCatalog } from './catalog';
 import type { SpeechFormValues } from './body';
-import {
-	SPEECH_LABELS,
-	buildSpeechBody,
-	effectiveSpeechOutput,
-	mergeAdditionalSpeechBody,
-	otherNumericProblem,
-	speechBodySchema,
-} from './body';
+import { buildSpeechBody, mergeAdditionalSpeechBody, otherNumericProblem } from './body';
+import { SPEECH_LABELS, effectiveSpeechOutput, speechBodySchema } from './schema';
 import type { SpeechUsage } from './stream';
 import { readSpeechStream } from './stream';
 import { gatewayRequest } from '../../../shared/transport';

@@ -1,0 +1,174 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+
+import {
+	SPEECH_EXTENSION_MEMBERS,
+	SPEECH_EXTRA_BODY,
+	SPEECH_NATIVE_INSTRUCTION,
+	SPEECH_NATIVE_RATE,
+	SPEECH_NATIVE_STREAM,
+	SPEECH_RESPONSE_FORMAT,
+	SPEECH_SAMPLE_RATE,
+	SPEECH_SEED,
+	SPEECH_VOLUME,
+} from './wireNames';
+import type { SpeechFormat, SpeechFormatInfo, SpeechStreamFormat } from './catalog';
+import { charCount, tooManyChars } from '../../../shared/validation';
+import {
+	DEFAULT_SPEECH_FORMAT,
+	SPEECH_FORMAT_VALUES,
+	SPEECH_FORMATS,
+	SPEECH_LIMITS,
+	SPEECH_SAMPLE_RATES,
+	SPEECH_STREAM_FORMATS,
+	speechCatalog,
+} from './catalog';
+
+/**
+ * The checks run on a POST /v1/audio/speech body after "Additional Body
+ * Fields (JSON)" were merged, so a member typed there is checked as strictly
+ * as the form's: one zod schema, with the extension members checked alike at
+ * the top level and inside `extra_body`, the voice against the model and the
+ * sample rate against the output format. Also what a checked body will
+ * produce (format, sample rate, delivery). Issue paths are wire names;
+ * SPEECH_LABELS turns them into the form's labels.
+ */
+
+/** Wire name -> label in the form, for refusals. */
+export const SPEECH_LABELS: Record<string, string> = {
+	model: 'Model',
+	input: 'Text',
+	voice: 'Voice',
+	instructions: 'Instructions',
+	speed: 'Speed',
+	stream_format: 'Stream Format',
+	[SPEECH_RESPONSE_FORMAT]: 'Output Format',
+	[SPEECH_EXTRA_BODY]: 'Additional Body Fields (JSON) extra_body',
+	[`${SPEECH_EXTRA_BODY}.${SPEECH_SAMPLE_RATE}`]: 'Sample Rate',
+	[`${SPEECH_EXTRA_BODY}.${SPEECH_NATIVE_RATE}`]: 'Native Rate',
+	[`${SPEECH_EXTRA_BODY}.${SPEECH_SEED}`]: 'Seed',
+	[`${SPEECH_EXTRA_BODY}.${SPEECH_NATIVE_INSTRUCTION}`]: 'Native Instruction',
+	[`${SPEECH_EXTRA_BODY}.${SPEECH_NATIVE_STREAM}`]: 'Native Streaming Generation',
+	[`${SPEECH_EXTRA_BODY}.${SPEECH_VOLUME}`]: 'Volume',
+	// Extension members at the top level can only come from Additional Body Fields.
+	...Object.fromEntries(
+		SPEECH_EXTENSION_MEMBERS.map((name) => [name, `Additional Body Fields (JSON) ${name}`]),
+	),
+};
+
+/** Whether a value is an object (not null, not a list): what `extra_body` must be to be read or merged. */
+export const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const between = (min: number, max: number, integer = false) =>
+	z
+		.number({ invalid_type_error: `must be a number from ${min} to ${max}` })
+		.refine((v) => !integer || Number.isInteger(v), { message: 'must be a whole number' })
+		.refine((v) => v >= min && v <= max, {
+			message: `must be from ${min} to ${max}`,
+		});
+
+const atMost = (max: number) =>
+	z.string({ invalid_type_error: 'must be text' }).refine(
+		(v) => charCount(v) <= max,
+		(v) => ({ message: tooManyChars(max, v) }),
+	);
+
+/** The extension members: the same checks at the top level and inside `extra_body`. */
+const extensionMembers = {
+	[SPEECH_SAMPLE_RATE]: z
+		.number({ invalid_type_error: 'must be a number' })
+		.refine((v) => (SPEECH_SAMPLE_RATES as readonly number[]).includes(v), {
+			message: `must be one of ${SPEECH_SAMPLE_RATES.join(', ')}`,
+		})
+		.optional(),
+	[SPEECH_NATIVE_RATE]: between(SPEECH_LIMITS.rate.min, SPEECH_LIMITS.rate.max).optional(),
+	[SPEECH_SEED]: between(SPEECH_LIMITS.seed.min, SPEECH_LIMITS.seed.max, true).optional(),
+	[SPEECH_NATIVE_INSTRUCTION]: z.string({ invalid_type_error: 'must be text' }).optional(),
+	[SPEECH_NATIVE_STREAM]: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+	[SPEECH_VOLUME]: between(SPEECH_LIMITS.volume.min, SPEECH_LIMITS.volume.max, true).optional(),
+};
+
+const voiceId = z
+	.string({ invalid_type_error: 'must be a voice name' })
+	.refine((v) => v.trim().length > 0, { message: 'must not be empty' });
+
+export const speechBodySchema = z
+	.object({
+		model: z
+			.string({ required_error: 'is required', invalid_type_error: 'must be a model ID' })
+			.refine((v) => v.trim().length > 0, { message: 'is required' }),
+		input: atMost(SPEECH_LIMITS.maxInputChars).refine((v) => v.trim().length > 0, {
+			message: 'must not be empty: there is nothing to read',
+		}),
+		voice: z.union([voiceId, z.object({ id: voiceId }).passthrough()], {
+			errorMap: () => ({ message: 'must be a voice name or an object with a non-empty "id"' }),
+		}),
+		instructions: atMost(SPEECH_LIMITS.maxInstructionsChars).optional(),
+		speed: between(SPEECH_LIMITS.speed.min, SPEECH_LIMITS.speed.max).optional(),
+		stream_format: z
+			.enum(SPEECH_STREAM_FORMATS, { message: `must be one of ${SPEECH_STREAM_FORMATS.join(', ')}` })
+			.optional(),
+		[SPEECH_RESPONSE_FORMAT]: z
+			.enum(SPEECH_FORMAT_VALUES, { message: `must be one of ${SPEECH_FORMAT_VALUES.join(', ')}` })
+			.optional(),
+		[SPEECH_EXTRA_BODY]: z
+			.object(extensionMembers, { invalid_type_error: 'must be an object' })
+			.passthrough()
+			.optional(),
+		...extensionMembers,
+	})
+	.passthrough()
+	.superRefine((body, ctx) => {
+		const model = speechCatalog.resolve(body.model);
+		const voice = typeof body.voice === 'string' ? body.voice : body.voice.id;
+		if (model && !voice.endsWith(model.voiceSuffix)) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: typeof body.voice === 'string' ? ['voice'] : ['voice', 'id'],
+				message: `must end with "${model.voiceSuffix}" for ${model.id} (got "${voice}")`,
+			});
+		}
+		const output = effectiveSpeechOutput(body as IDataObject);
+		if (output.sampleRate !== undefined && output.info.refusedSampleRates.includes(output.sampleRate)) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: effectivePath(body as IDataObject, SPEECH_SAMPLE_RATE),
+				message: `${output.sampleRate} Hz is not available with ${output.format} (it refuses ${output.info.refusedSampleRates.join(' and ')})`,
+			});
+		}
+	});
+
+/** Where an extension member's effective value sits: the top level wins over `extra_body`. */
+function effectivePath(body: IDataObject, name: string): string[] {
+	return body[name] !== undefined ? [name] : [SPEECH_EXTRA_BODY, name];
+}
+
+export function effectiveExtensionMember(body: IDataObject, name: string): unknown {
+	if (body[name] !== undefined) return body[name];
+	const extra = body[SPEECH_EXTRA_BODY];
+	return isObject(extra) ? extra[name] : undefined;
+}
+
+export interface SpeechOutput {
+	format: SpeechFormat;
+	info: SpeechFormatInfo;
+	/** The sample rate the request asks for, when it names one. */
+	sampleRate?: number;
+	streamFormat: SpeechStreamFormat;
+}
+
+/** What the (validated) body will produce: format, media type, sample rate, delivery. */
+export function effectiveSpeechOutput(body: IDataObject): SpeechOutput {
+	const requested = body[SPEECH_RESPONSE_FORMAT];
+	const format = (SPEECH_FORMAT_VALUES as readonly unknown[]).includes(requested)
+		? (requested as SpeechFormat)
+		: DEFAULT_SPEECH_FORMAT;
+	const sampleRate = effectiveExtensionMember(body, SPEECH_SAMPLE_RATE);
+	return {
+		format,
+		info: SPEECH_FORMATS[format],
+		sampleRate: typeof sampleRate === 'number' ? sampleRate : undefined,
+		streamFormat: body.stream_format === 'sse' ? 'sse' : 'audio',
+	};
+}
