@@ -27,3 +27,29 @@ export async function mapWithConcurrency<T>(
 	if (failure) throw failure.error;
 	return results;
 }
+
+/** Runs functions with at most a fixed number running at once, in the order they were handed in. */
+export type Limiter = <T>(run: () => Promise<T>) => Promise<T>;
+
+/**
+ * A limiter of `limit` slots shared by several kinds of request (the batch
+ * wait's reads and downloads): whoever asks first runs first, and a slot is
+ * held only while its function runs.
+ */
+export function createLimiter(limit: number): Limiter {
+	const width = Math.max(1, Math.floor(limit) || 1);
+	let running = 0;
+	const queue: Array<() => void> = [];
+	return async <T>(run: () => Promise<T>): Promise<T> => {
+		// A finishing function hands its slot straight to the next in line, so none is taken twice.
+		if (running < width) running++;
+		else await new Promise<void>((resolve) => queue.push(resolve));
+		try {
+			return await run();
+		} finally {
+			const next = queue.shift();
+			if (next) next();
+			else running--;
+		}
+	};
+}

@@ -304,6 +304,8 @@ export interface GatewayFailure {
 	requestId?: string;
 	/** The request costs credit and may have been done (a 5xx, a timeout, a connection closed after sending). */
 	mayHaveCharged: boolean;
+	/** How long the gateway asked to be left alone (its Retry-After), in milliseconds. */
+	retryAfterMs?: number;
 }
 
 /** The gateway failure a node error carries, or undefined for any other error. */
@@ -317,7 +319,7 @@ export function toNodeApiError(
 	node: INode,
 	details: GatewayErrorDetails,
 	itemIndex?: number,
-	failure: Pick<GatewayFailure, 'networkCode' | 'mayHaveCharged'> = { mayHaveCharged: false },
+	failure: Pick<GatewayFailure, 'networkCode' | 'mayHaveCharged' | 'retryAfterMs'> = { mayHaveCharged: false },
 ): NodeApiError {
 	const facts = [
 		details.status !== undefined ? `HTTP ${details.status}` : undefined,
@@ -349,6 +351,7 @@ export function toNodeApiError(
 		networkCode: failure.networkCode,
 		requestId: details.requestId,
 		mayHaveCharged: failure.mayHaveCharged,
+		...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
 	};
 	error.context = { ...error.context, gateway: gateway as unknown as JsonObject };
 	return error;

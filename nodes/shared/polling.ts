@@ -1,15 +1,23 @@
+import type { Limiter } from './concurrency';
+import { createLimiter } from './concurrency';
 import type { Clock } from './time';
 import { systemClock } from './time';
 
 /**
- * Get-until-terminal for long-running tasks (video tasks): back-off from 5 s by x1.5 up to 30 s, a server's Retry-After hint
- * honoured, one deadline for the whole wait, a stop within a second of the
- * execution being cancelled, and no sleep once the task is terminal.
+ * Waiting for long-running tasks (video tasks) by reading them: one task or a
+ * whole batch at once. Each task keeps its own schedule from its own start:
+ * a first read 5 s after it (or at once, `readFirst`), then back-off by x1.5
+ * up to 30 s, a Retry-After hint honoured; its own deadline; its own outcome.
+ * The tasks wait together: the reads due at one moment go out as a round,
+ * each through the caller's limiter (Max Concurrent Requests), and a task
+ * that sleeps holds no slot, so a batch waits about as long as its slowest
+ * task. A 429 pauses every read until its Retry-After (the round slows, no
+ * task fails of it); a cancel ends every wait within a second.
  *
- * Pure apart from the injected clock and fetch, so the schedule and the
- * cancellation are unit-tested with a fake clock. It never throws errors of
- * its own making: the caller turns a timeout or a cancel into the node error
- * (with the task id) through `onTimeout`/`onCancel`.
+ * Pure apart from the injected clock and read, so the schedule, the
+ * deadlines and the cancellation are unit-tested with a fake clock. It
+ * never throws: each task settles with an outcome the caller turns into its
+ * item or its error.
  */
 
 export interface PollSchedule {
@@ -31,6 +39,154 @@ export interface PollAnswer<T> {
 	value: T;
 	/** The server's hint for the next poll (Retry-After), in ms. */
 	retryAfterMs?: number;
+}
+
+/** One task of a batch wait. */
+export interface WaitingTask {
+	/** When the task was started (its create); the first read and the deadline count from here. */
+	startedAt: number;
+	/** Total wait allowed, from `startedAt`. */
+	deadlineMs: number;
+	/** Read once at once (Wait for Completion: the task may be done already). */
+	readFirst?: boolean;
+}
+
+/** How one task's wait ended. `polls` counts the reads made; `last` is the last value read. */
+export type WaitOutcome<T> =
+	| { kind: 'done'; value: T; polls: number; waitedMs: number }
+	| { kind: 'timeout'; last?: T; polls: number; lastError?: unknown }
+	| { kind: 'failed'; error: unknown; last?: T; polls: number }
+	| { kind: 'cancelled'; last?: T; polls: number };
+
+export interface BatchWaitOptions<T> {
+	tasks: WaitingTask[];
+	/** One read of task `index`. A rejection ends its wait unless `isTransient` accepts it. */
+	read: (index: number) => Promise<PollAnswer<T>>;
+	isDone: (value: T) => boolean;
+	/** Errors worth reading through (rate limits, gateway hiccups, network errors). */
+	isTransient?: (error: unknown) => boolean;
+	/** A failed read that asks every read to pause (a 429): for how long, in ms (its Retry-After). */
+	pauseAfter?: (error: unknown) => number | undefined;
+	/** Every read runs through it (the run's request slots); default: one at a time. */
+	limit?: Limiter;
+	/** Told of each task as soon as it settles, while the others still wait (to start its download). */
+	onSettled?: (index: number, outcome: WaitOutcome<T>) => void;
+	signal?: AbortSignal;
+	clock?: Clock;
+	schedule?: PollSchedule;
+}
+
+interface TaskState<T> {
+	index: number;
+	startedAt: number;
+	deadlineAt: number;
+	/** When its next read is due. */
+	nextAt: number;
+	/** Pauses taken so far, which picks the next one from the schedule. */
+	pauses: number;
+	polls: number;
+	last?: T;
+	lastError?: unknown;
+	hintMs?: number;
+}
+
+/** Waits for every task; the outcomes come back in task order. */
+export async function waitForAll<T>(options: BatchWaitOptions<T>): Promise<Array<WaitOutcome<T>>> {
+	const clock = options.clock ?? systemClock;
+	const schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
+	const limit = options.limit ?? createLimiter(1);
+	const { signal } = options;
+	const outcomes = new Array<WaitOutcome<T>>(options.tasks.length);
+	const pending = new Set<TaskState<T>>();
+	/** No read starts before this time: a 429 asked for a pause. */
+	let pausedUntil = 0;
+
+	const settle = (task: TaskState<T>, outcome: WaitOutcome<T>) => {
+		pending.delete(task);
+		outcomes[task.index] = outcome;
+		options.onSettled?.(task.index, outcome);
+	};
+	// After a read that did not finish the task (or before the first one): when to read next.
+	const plan = (task: TaskState<T>, from: number) => {
+		const remaining = task.deadlineAt - from;
+		if (remaining <= 0) {
+			settle(task, { kind: 'timeout', last: task.last, polls: task.polls, lastError: task.lastError });
+			return;
+		}
+		// The server's hint wins when it asks for more patience; never wait past the deadline.
+		const wanted = Math.max(scheduledDelay(task.pauses, schedule), task.hintMs ?? 0);
+		task.pauses++;
+		task.nextAt = from + Math.min(wanted, remaining);
+	};
+	const readOnce = async (task: TaskState<T>) => {
+		if (signal?.aborted) return;
+		if (clock.now() < pausedUntil) {
+			// A 429 came while this read waited for a slot: it goes with the next round.
+			task.nextAt = Math.min(task.deadlineAt, pausedUntil);
+			return;
+		}
+		task.polls++;
+		try {
+			const answer = await options.read(task.index);
+			task.last = answer.value;
+			task.hintMs = answer.retryAfterMs;
+			task.lastError = undefined;
+		} catch (error) {
+			if (signal?.aborted) return;
+			if (!options.isTransient?.(error)) {
+				settle(task, { kind: 'failed', error, last: task.last, polls: task.polls });
+				return;
+			}
+			task.lastError = error;
+			task.hintMs = undefined;
+			const pause = options.pauseAfter?.(error);
+			if (pause !== undefined && !signal?.aborted) {
+				// A refusal, not news of the task: it is read again when the pause ends, its schedule unmoved.
+				pausedUntil = Math.max(pausedUntil, clock.now() + pause);
+				if (clock.now() >= task.deadlineAt) plan(task, clock.now());
+				else task.nextAt = Math.min(task.deadlineAt, pausedUntil);
+				return;
+			}
+		}
+		const now = clock.now();
+		if (task.lastError === undefined && task.last !== undefined && options.isDone(task.last)) {
+			settle(task, { kind: 'done', value: task.last, polls: task.polls, waitedMs: now - task.startedAt });
+			return;
+		}
+		if (signal?.aborted) return;
+		plan(task, now);
+	};
+	for (const [index, spec] of options.tasks.entries()) {
+		const task: TaskState<T> = {
+			index,
+			startedAt: spec.startedAt,
+			deadlineAt: spec.startedAt + Math.max(0, spec.deadlineMs),
+			nextAt: spec.startedAt,
+			pauses: 0,
+			polls: 0,
+		};
+		pending.add(task);
+		if (!spec.readFirst) plan(task, spec.startedAt);
+	}
+
+	while (pending.size > 0) {
+		if (signal?.aborted) break;
+		const now = clock.now();
+		const due = [...pending].filter((task) => task.nextAt <= now && pausedUntil <= now);
+		if (due.length === 0) {
+			let wake = Number.POSITIVE_INFINITY;
+			for (const task of pending) wake = Math.min(wake, task.nextAt);
+			await clock.sleep(Math.max(wake, pausedUntil) - now, signal);
+			continue;
+		}
+		await Promise.all(due.map(async (task) => await limit(async () => await readOnce(task))));
+	}
+	for (const task of pending) {
+		outcomes[task.index] = { kind: 'cancelled', last: task.last, polls: task.polls };
+		options.onSettled?.(task.index, outcomes[task.index]);
+	}
+	pending.clear();
+	return outcomes;
 }
 
 export interface PollOptions<T> {
@@ -59,42 +215,27 @@ export interface PollResult<T> {
 	waitedMs: number;
 }
 
-/** Polls until `isDone`; rejects with the caller's error on deadline or cancel. */
+/** One task's wait (a batch of one): resolves when it is done, rejects with the caller's error otherwise. */
 export async function pollUntilDone<T>(options: PollOptions<T>): Promise<PollResult<T>> {
 	const clock = options.clock ?? systemClock;
-	const schedule = options.schedule ?? DEFAULT_POLL_SCHEDULE;
-	const started = clock.now();
-	const deadline = started + Math.max(0, options.deadlineMs);
-	let last: T | undefined;
-	let lastError: unknown;
-	let polls = 0;
-	let hintMs: number | undefined;
-
-	for (let index = 0; ; index++) {
-		if (index > 0 || !options.pollFirst) {
-			const remaining = deadline - clock.now();
-			if (remaining <= 0) throw options.onTimeout(last, polls, lastError);
-			// The server's hint wins when it asks for more patience; never sleep past the deadline.
-			const wanted = Math.max(scheduledDelay(options.pollFirst ? index - 1 : index, schedule), hintMs ?? 0);
-			await clock.sleep(Math.min(wanted, remaining), options.signal);
-		}
-		if (options.signal?.aborted) throw options.onCancel(last, polls);
-		try {
-			polls++;
-			const answer = await options.fetch();
-			last = answer.value;
-			hintMs = answer.retryAfterMs;
-			lastError = undefined;
-		} catch (error) {
-			if (options.signal?.aborted) throw options.onCancel(last, polls);
-			if (!options.isTransient?.(error)) throw options.onError(error);
-			lastError = error;
-			hintMs = undefined;
-		}
-		if (last !== undefined && lastError === undefined && options.isDone(last)) {
-			return { value: last, polls, waitedMs: clock.now() - started };
-		}
-		if (options.signal?.aborted) throw options.onCancel(last, polls);
+	const [outcome] = await waitForAll<T>({
+		tasks: [{ startedAt: clock.now(), deadlineMs: options.deadlineMs, readFirst: options.pollFirst }],
+		read: options.fetch,
+		isDone: options.isDone,
+		isTransient: options.isTransient,
+		signal: options.signal,
+		clock,
+		schedule: options.schedule,
+	});
+	switch (outcome.kind) {
+		case 'done':
+			return { value: outcome.value, polls: outcome.polls, waitedMs: outcome.waitedMs };
+		case 'timeout':
+			throw options.onTimeout(outcome.last, outcome.polls, outcome.lastError);
+		case 'cancelled':
+			throw options.onCancel(outcome.last, outcome.polls);
+		default:
+			throw options.onError(outcome.error);
 	}
 }
 

@@ -19,7 +19,7 @@ import {
 	toNodeApiError,
 } from './errors';
 import type { RequestKind } from './retry';
-import { mayHaveBeenProcessed, retryDelay } from './retry';
+import { mayHaveBeenProcessed, parseRetryAfter, retryDelay } from './retry';
 import type { Clock } from './time';
 import { cancellableSleep, systemClock } from './time';
 import { REDIRECT_STATUSES, isLoopbackHost, originOf, printableUrl } from './urls';
@@ -51,6 +51,12 @@ export interface GatewayRequest {
 	 * so the advice can name what the gateway answered (a video task id).
 	 */
 	ifMaybeCharged?: string | ((answer: unknown) => string);
+	/**
+	 * At most this many attempts (default: the retry policy's). A caller that
+	 * schedules its own next try (the batch wait of video tasks) passes 1, so
+	 * that no retry sleeps while it holds one of the run's request slots.
+	 */
+	attempts?: number;
 }
 
 export interface GatewayResponse<T> {
@@ -347,7 +353,10 @@ export async function gatewayRequest<T = unknown>(
 			retryAfter: retryAfterHeader(headers),
 			networkCode: response ? undefined : networkCodeOf(networkError),
 		};
-		const delay = signal?.aborted ? undefined : retryDelay(request.kind, attempt, failure, clock.now());
+		const delay =
+			signal?.aborted || attempt >= (request.attempts ?? Number.POSITIVE_INFINITY)
+				? undefined
+				: retryDelay(request.kind, attempt, failure, clock.now());
 		if (delay === undefined) {
 			let details = describeGatewayError({
 				status: response?.statusCode,
@@ -372,6 +381,7 @@ export async function gatewayRequest<T = unknown>(
 			throw toNodeApiError(ctx.getNode(), details, request.itemIndex, {
 				networkCode: failure.networkCode,
 				mayHaveCharged,
+				retryAfterMs: parseRetryAfter(failure.retryAfter, clock.now()),
 			});
 		}
 		await clock.sleep(delay, signal);

@@ -1,51 +1,114 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
  * Work the gateway accepted during one run of the node and goes on with, at
- * a cost, whatever happens to the run (video tasks). When the run fails, its
- * error names every such task, so nothing paid for is lost: the user can pick
- * each one up by its id. Kept per execution context (one per node run).
+ * a cost, whatever happens to the run (video tasks), and the tasks of the
+ * run already known to be completed. When the run fails, its error names
+ * every such task, and gives the record of each completed one, so nothing
+ * paid for is lost: the user can pick each one up by its id. Kept per
+ * execution context (one per node run).
  */
 
 export interface CreatedTask {
 	itemIndex: number;
 	taskId: string;
+	/** When the create was answered (ms since the epoch): a batch wait counts the task's deadline from here. */
+	createdAt: number;
 }
 
-const createdByRun = new WeakMap<object, CreatedTask[]>();
+export interface CompletedTask {
+	itemIndex: number;
+	taskId: string;
+	/** The gateway's record of the completed task, read with GET. */
+	record: IDataObject;
+}
+
+interface RunTasks {
+	created: CreatedTask[];
+	completed: CompletedTask[];
+}
+
+const tasksByRun = new WeakMap<object, RunTasks>();
+
+function tasksOf(ctx: IExecuteFunctions): RunTasks {
+	let tasks = tasksByRun.get(ctx);
+	if (!tasks) {
+		tasks = { created: [], completed: [] };
+		tasksByRun.set(ctx, tasks);
+	}
+	return tasks;
+}
+
+const byItem = (a: { itemIndex: number }, b: { itemIndex: number }) => a.itemIndex - b.itemIndex;
 
 /** Notes a task the gateway created for item `itemIndex` of this run. */
 export function noteCreatedTask(ctx: IExecuteFunctions, itemIndex: number, taskId: string): void {
-	let list = createdByRun.get(ctx);
-	if (!list) {
-		list = [];
-		createdByRun.set(ctx, list);
-	}
-	list.push({ itemIndex, taskId });
+	tasksOf(ctx).created.push({ itemIndex, taskId, createdAt: Date.now() });
+}
+
+/** Notes a task of item `itemIndex` that the run saw completed, with the record that says so. */
+export function noteCompletedTask(ctx: IExecuteFunctions, itemIndex: number, record: IDataObject): void {
+	tasksOf(ctx).completed.push({ itemIndex, taskId: String(record.id ?? ''), record });
 }
 
 /** The tasks this run created, in item order. */
 export function createdTasks(ctx: IExecuteFunctions): CreatedTask[] {
-	return [...(createdByRun.get(ctx) ?? [])].sort((a, b) => a.itemIndex - b.itemIndex);
+	return [...(tasksByRun.get(ctx)?.created ?? [])].sort(byItem);
 }
 
-/** What the error of a failed run adds about the tasks it created (empty when none). */
-export function createdTasksAdvice(tasks: CreatedTask[]): string {
-	if (tasks.length === 0) return '';
-	const list = tasks.map((task) => `${task.taskId} (item ${task.itemIndex})`).join(', ');
-	const one = tasks.length === 1;
-	return `Before it failed, this run created ${one ? 'the video task' : `${tasks.length} video tasks`} ${list}: ${one ? 'it keeps' : 'they keep'} running at the gateway and ${one ? 'is' : 'are'} charged. Get ${one ? 'its video' : 'their videos'} with Video → Wait for Completion and ${one ? 'this task ID' : 'these task IDs'} instead of creating ${one ? 'it' : 'them'} again.`;
+/** The tasks this run saw completed, in item order. */
+export function completedTasks(ctx: IExecuteFunctions): CompletedTask[] {
+	return [...(tasksByRun.get(ctx)?.completed ?? [])].sort(byItem);
 }
 
-/** The run's error with the tasks it created named in its description (and `context.createdTasks`). */
+/** Records kept whole in an error's text; the others are named by id (their records stay in the error's context). */
+const RECORDS_IN_TEXT = 20;
+
+const listed = (tasks: Array<{ taskId: string; itemIndex: number }>) =>
+	tasks.map((task) => `${task.taskId} (item ${task.itemIndex})`).join(', ');
+
+/** What the error of a failed run adds about the tasks it created and saw completed (empty when none). */
+export function createdTasksAdvice(tasks: CreatedTask[], completed: CompletedTask[] = []): string {
+	const done = new Set(completed.map((task) => task.taskId));
+	const running = tasks.filter((task) => !done.has(task.taskId));
+	const parts: string[] = [];
+	if (running.length > 0) {
+		const one = running.length === 1;
+		parts.push(
+			`Before it failed, this run created ${one ? 'the video task' : `${running.length} video tasks`} ${listed(running)}: ${one ? 'it keeps' : 'they keep'} running at the gateway and ${one ? 'is' : 'are'} charged. Get ${one ? 'its video' : 'their videos'} with Video → Wait for Completion and ${one ? 'this task ID' : 'these task IDs'} instead of creating ${one ? 'it' : 'them'} again.`,
+		);
+	}
+	if (completed.length > 0) {
+		const one = completed.length === 1;
+		const shown = completed.slice(0, RECORDS_IN_TEXT).map((task) => task.record);
+		const more =
+			completed.length > RECORDS_IN_TEXT
+				? ` (the first ${RECORDS_IN_TEXT}; Video → Get gives the others')`
+				: '';
+		parts.push(
+			`${one ? 'The video task' : `${completed.length} video tasks`} ${listed(completed)} completed before the run failed: Video → Wait for Completion with ${one ? 'its ID gives its video' : 'their IDs gives their videos'} without a new task. The gateway's ${one ? 'record' : 'records'}${more}: ${JSON.stringify(one ? shown[0] : shown)}`,
+		);
+	}
+	return parts.join(' ');
+}
+
+/**
+ * The run's error with the tasks it created and completed named in its
+ * description (and in `context.createdTasks` / `context.completedTasks`).
+ */
 export function withCreatedTasks<E extends Error>(ctx: IExecuteFunctions, error: E): E {
 	const tasks = createdTasks(ctx);
-	if (tasks.length === 0) return error;
+	const completed = completedTasks(ctx);
+	if (tasks.length === 0 && completed.length === 0) return error;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		const advice = createdTasksAdvice(tasks);
+		const advice = createdTasksAdvice(tasks, completed);
 		error.description = error.description ? `${error.description} ${advice}` : advice;
-		error.context = { ...error.context, createdTasks: tasks.map((task) => ({ ...task })) };
+		error.context = {
+			...error.context,
+			...(tasks.length ? { createdTasks: tasks.map(({ itemIndex, taskId }) => ({ itemIndex, taskId })) } : {}),
+			...(completed.length ? { completedTasks: completed.map((task) => ({ ...task })) } : {}),
+		};
 	}
 	return error;
 }

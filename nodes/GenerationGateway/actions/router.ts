@@ -14,6 +14,7 @@ import { RETRY_ON_FAIL_MESSAGE, addHints, refusedItemsHint, retryOnFailHint } fr
 import { withCreatedTasks } from './paidWork';
 import { findOperation } from './resources';
 import { runsAsTool, toolItem } from './tool';
+import type { ItemResult } from './types';
 
 /** n8n's Retry On Fail runs the whole node again: for an operation that creates paid work, say what that costs. */
 function withRetryWarning<E extends Error>(error: E): E {
@@ -71,29 +72,38 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	try {
-		const whole = asTool ? undefined : await module.executeAll?.(this, refused);
-		if (whole) {
-			if (refused.size) addHints(this, refusedItemsHint(refused.size, items.length));
-			return whole;
-		}
 		const refusedInRun = new Set(refused.keys());
-		const perItem = await mapWithConcurrency(items.length, maxConcurrency, async (itemIndex) => {
-			const refusal = refused.get(itemIndex);
-			if (refusal) return [errorItem(refusal, itemIndex)];
-			try {
-				const output = (await module.execute.call(this, itemIndex)).map((item) =>
-					asTool ? toolItem(item) : item,
-				);
-				return output.map((item) => ({ ...item, pairedItem: item.pairedItem ?? { item: itemIndex } }));
-			} catch (error) {
-				const wrapped = itemError(this.getNode(), error, itemIndex);
-				if (!continueOnFail) throw wrapped;
-				if (isRefusal(wrapped)) refusedInRun.add(itemIndex);
-				return [errorItem(wrapped, itemIndex)];
-			}
-		});
+		const started = await mapWithConcurrency(
+			items.length,
+			maxConcurrency,
+			async (itemIndex): Promise<ItemResult> => {
+				const refusal = refused.get(itemIndex);
+				if (refusal) return { error: refusal };
+				try {
+					return { output: await module.execute.call(this, itemIndex) };
+				} catch (error) {
+					const wrapped = itemError(this.getNode(), error, itemIndex);
+					if (!continueOnFail) throw wrapped;
+					if (isRefusal(wrapped)) refusedInRun.add(itemIndex);
+					return { error: wrapped };
+				}
+			},
+		);
+		const results = module.settle ? await module.settle(this, started, { asTool }) : started;
+		// A batch fails only once every item has settled: the first failure, in item order.
+		const failed = continueOnFail ? undefined : results.find((result) => 'error' in result);
+		if (failed && 'error' in failed) throw failed.error;
 		if (refusedInRun.size) addHints(this, refusedItemsHint(refusedInRun.size, items.length));
-		return [perItem.flat()];
+		return [
+			results.flatMap((result, itemIndex) =>
+				'error' in result
+					? [errorItem(result.error, itemIndex)]
+					: result.output.map((item) => ({
+							...(asTool ? toolItem(item) : item),
+							pairedItem: item.pairedItem ?? { item: itemIndex },
+						})),
+			),
+		];
 	} catch (error) {
 		// The run fails: name the paid work it started, which goes on at the gateway.
 		const failed = withCreatedTasks(this, error as Error);

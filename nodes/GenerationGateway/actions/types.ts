@@ -27,20 +27,20 @@ export interface OperationModule {
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
 	/**
 	 * Optional check of one item, run by the router for every item before any
-	 * `execute` or `executeAll`: an operation that starts paid work refuses a
-	 * bad item before the first item's work is created. Throws the refusal.
+	 * `execute`: an operation that starts paid work refuses a bad item before
+	 * the first item's work is created. Throws the refusal.
 	 */
 	check?(this: IExecuteFunctions, itemIndex: number): Promise<void>;
 	/**
-	 * Optional whole-node step run before the item loop; its output, if any,
-	 * replaces the loop (video Create and Wait's callback mode, which creates
-	 * every item's task and then puts the execution to wait once). `refused`
-	 * holds the items `check` refused under continue-on-fail.
+	 * Optional second step over the whole batch, run by the router once every
+	 * item's `execute` has ended: video Create and Wait and Wait for
+	 * Completion start (or name) each item's task in `execute`, then wait for
+	 * all of them here at once, by polling or by callback. It is given every
+	 * item's result (an item refused or failed under continue-on-fail keeps
+	 * its error) and returns every item's final result in the same order; the
+	 * router then applies continue-on-fail to each, as for `execute`.
 	 */
-	executeAll?(
-		ctx: IExecuteFunctions,
-		refused: ReadonlyMap<number, Error>,
-	): Promise<INodeExecutionData[][] | undefined>;
+	settle?(ctx: IExecuteFunctions, results: ItemResult[], run: { asTool: boolean }): Promise<ItemResult[]>;
 	/**
 	 * Webhooks the operation needs n8n to route to the node (Create and Wait's
 	 * resume URL), and the handler the router calls for them.
@@ -48,6 +48,9 @@ export interface OperationModule {
 	webhooks?: IWebhookDescription[];
 	webhook?(ctx: IWebhookFunctions): Promise<IWebhookResponseData>;
 }
+
+/** One item's result: its output items, or the error that stands for it. */
+export type ItemResult = { output: INodeExecutionData[] } | { error: Error };
 
 export interface OperationEntry {
 	value: string;

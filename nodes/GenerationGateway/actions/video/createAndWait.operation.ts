@@ -1,37 +1,34 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
-import type { OperationModule } from '../types';
-import {
-	handleVideoCallback,
-	startCallbackWait,
-	videoCallbackWebhooks,
-	waitModeFor,
-} from './wait/callbackWait';
+import type { ItemResult, OperationModule } from '../types';
+import { handleVideoCallback, runWaitMode, settleByCallback, videoCallbackWebhooks } from './wait/callbackWait';
+import { settleByPolling } from './wait/pollingWait';
 import { generationFields } from './fields';
 import { createOptionsField, readWaitDeadlineMs, waitOptionsField } from './options';
 import { readVideoBody } from './request';
-import { checkVideoBody, createTask, finishedItem, waitForTask } from './task';
+import { checkVideoBody, createTask } from './task';
+import { VIDEO_CALLBACK_URL } from './wireNames';
 
 /**
- * Create, then wait until the task is terminal: by callback (callbackWait.ts,
- * the whole node at once, through the router's `executeAll`) or, item by
- * item here, by polling. The create is never repeated: a timeout or a
+ * Create, then wait until the task is terminal. The router runs `execute`
+ * for every item (the creates, at most Max Concurrent Requests at once),
+ * then `settle` once for the whole batch: by callback (wait/callbackWait.ts,
+ * the execution waits with no worker held) or by polling every task at once
+ * (wait/pollingWait.ts). The create is never repeated: a timeout or a
  * failure after it names the task id.
  */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const body = await readVideoBody(this, itemIndex);
-	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	const deadlineMs = readWaitDeadlineMs(this, itemIndex);
-	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);
-	const { record, info } = await waitForTask(this, itemIndex, created.id, { deadlineMs, pollFirst: false });
-	const { fallback } = waitModeFor(this, itemIndex);
-	return [
-		await finishedItem(this, itemIndex, record, {
-			download: options.download === true,
-			info: fallback ? { ...info, fallback } : info,
-		}),
-	];
+	const { mode, resumeUrl } = runWaitMode(this);
+	const sent = mode === 'callback' ? { ...body, [VIDEO_CALLBACK_URL]: resumeUrl } : body;
+	return [{ json: await createTask(this, itemIndex, sent, readRequestSettings(this, itemIndex).timeoutMs) }];
+}
+
+async function settle(ctx: IExecuteFunctions, results: ItemResult[]): Promise<ItemResult[]> {
+	const { mode, fallback } = runWaitMode(ctx);
+	if (mode === 'callback') return await settleByCallback(ctx, results);
+	return await settleByPolling(ctx, results, { readFirst: false, fallback });
 }
 
 export const createAndWait: OperationModule = {
@@ -48,7 +45,7 @@ export const createAndWait: OperationModule = {
 		readWaitDeadlineMs(this, itemIndex);
 	},
 	execute,
-	executeAll: startCallbackWait,
+	settle,
 	webhooks: videoCallbackWebhooks,
 	webhook: handleVideoCallback,
 };

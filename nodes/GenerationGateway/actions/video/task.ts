@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { isTerminalStatus } from '../../../shared/videoTask';
-import { gatewayFailureOf, retryAfterHeader } from '../../../shared/errors';
-import { isRetryableStatus, parseRetryAfter } from '../../../shared/retry';
-import { pollUntilDone } from '../../../shared/polling';
+import { retryAfterHeader } from '../../../shared/errors';
+import { parseRetryAfter } from '../../../shared/retry';
 import type { Clock } from '../../../shared/time';
 import { systemClock } from '../../../shared/time';
 import { sendableBody } from '../../../shared/base64Payload';
@@ -19,8 +17,7 @@ export const PATH = '/v1/videos';
 
 /**
  * Task-level steps shared by the video operations: create (never retried
- * once it may have arrived: the transport's `create` kind), read, wait by
- * polling, and turn a finished record into an output item. Every failure
+ * once it may have arrived: the transport's `create` kind), read, and turn a finished record into an output item. Every failure
  * message names the task id so the run can be picked up with Wait for
  * Completion.
  */
@@ -109,6 +106,7 @@ export async function getTask(
 	itemIndex: number,
 	taskId: string,
 	clock: Clock = systemClock,
+	attempts?: number,
 ): Promise<{ record: IDataObject; retryAfterMs?: number }> {
 	const response = await gatewayRequest<IDataObject>(
 		ctx,
@@ -118,67 +116,13 @@ export async function getTask(
 			kind: 'read',
 			timeoutMs: 60_000,
 			itemIndex,
+			attempts,
 		},
 		clock,
 	);
 	return {
 		record: response.body,
 		retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()),
-	};
-}
-
-/** Polls lives through rate limits, gateway hiccups and network errors; other errors end the wait. */
-function isTransient(error: unknown): boolean {
-	const failure = gatewayFailureOf(error);
-	if (!failure) return false;
-	return failure.status === undefined || isRetryableStatus(failure.status);
-}
-
-export async function waitForTask(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	taskId: string,
-	options: { deadlineMs: number; pollFirst: boolean; clock?: Clock },
-): Promise<{ record: IDataObject; info: WaitInfo }> {
-	const node = ctx.getNode();
-	const limit =
-		options.deadlineMs >= 60_000
-			? `${Math.round(options.deadlineMs / 6000) / 10} min`
-			: `${Math.round(options.deadlineMs / 100) / 10} s`;
-	const resume = `The task keeps running at the gateway: use Video → Wait for Completion with task ID ${taskId} to pick it up.`;
-	const result = await pollUntilDone<IDataObject>({
-		fetch: async () => {
-			const { record, retryAfterMs } = await getTask(ctx, itemIndex, taskId, options.clock);
-			return { value: record, retryAfterMs };
-		},
-		isDone: (record) => isTerminalStatus(record.status),
-		isTransient,
-		onError: (error) =>
-			error instanceof NodeApiError || error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(node, error as Error, { itemIndex }),
-		deadlineMs: options.deadlineMs,
-		pollFirst: options.pollFirst,
-		signal: ctx.getExecutionCancelSignal(),
-		clock: options.clock,
-		onTimeout: (last, polls, error) =>
-			new NodeOperationError(
-				node,
-				`Video task ${taskId} did not finish within ${limit} (last status: ${String(last?.status ?? 'unknown')})`,
-				{
-					itemIndex,
-					description: `${resume} ${polls} polls made.${error ? ` Last poll error: ${(error as Error).message}` : ''}`,
-				},
-			),
-		onCancel: (last) =>
-			new NodeOperationError(node, `Waiting for video task ${taskId} was cancelled`, {
-				itemIndex,
-				description: `Last status: ${String(last?.status ?? 'unknown')}. ${resume}`,
-			}),
-	});
-	return {
-		record: result.value,
-		info: { mode: 'polling', polls: result.polls, waitedSeconds: Math.round(result.waitedMs / 100) / 10 },
 	};
 }
 

@@ -1,23 +1,28 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { scoped } from '../descriptions';
-import type { OperationModule } from '../types';
+import type { ItemResult, OperationModule } from '../types';
 import { readWaitDeadlineMs, taskIdField, waitOptionsField } from './options';
 import { requireTaskId } from './taskId';
-import { finishedItem, waitForTask } from './task';
+import { settleByPolling } from './wait/pollingWait';
 
-/** Waits (by polling) for an existing task, e.g. after Create or after a timed-out Create and Wait. */
+/**
+ * Waits (by polling) for existing tasks, e.g. after Create or after a
+ * timed-out Create and Wait. `execute` checks each item's task ID and
+ * settings; `settle` waits for all of them at once, reading each at once.
+ */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const taskId = requireTaskId(this, itemIndex);
-	const options = this.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
-	const { record, info } = await waitForTask(this, itemIndex, taskId, {
-		deadlineMs: readWaitDeadlineMs(this, itemIndex),
-		pollFirst: true,
-	});
-	return [await finishedItem(this, itemIndex, record, { download: options.download === true, info })];
+	const id = requireTaskId(this, itemIndex);
+	readWaitDeadlineMs(this, itemIndex);
+	return [{ json: { id } }];
+}
+
+async function settle(ctx: IExecuteFunctions, results: ItemResult[]): Promise<ItemResult[]> {
+	return await settleByPolling(ctx, results, { readFirst: true });
 }
 
 export const waitForCompletion: OperationModule = {
 	description: scoped('video', 'waitForCompletion', [taskIdField, waitOptionsField(false)]),
 	execute,
+	settle,
 };

@@ -7,15 +7,17 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { VIDEO_CALLBACK_URL } from '../wireNames';
 import { mapWithConcurrency } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
 import { systemClock } from '../../../../shared/time';
 import { isTerminalStatus, readCallbackBody } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
 import { errorItem, errorJson, itemError } from '../../itemErrors';
+import { runsAsTool } from '../../tool';
+import type { ItemResult } from '../../types';
+import { settleByPolling } from './pollingWait';
 import { addHints, customDataFullHint, pollingFallbackHint } from '../../hints';
-import type { CallbackState, TaskSlot } from './callbackState';
+import type { CallbackState, TaskSlot, WaitModeDecision } from './callbackState';
 import type { WaitMemory } from './callbackRace';
 import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
 import {
@@ -29,14 +31,13 @@ import {
 	stateKeyPrefix,
 } from './callbackState';
 import { readWaitDeadlineMs } from '../options';
-import { readVideoBody } from '../request';
 import type { WaitInfo } from '../task';
-import { VIDEO_MAYBE_CREATED, createTask, finishedItem, getTask, waitForTask } from '../task';
+import { VIDEO_MAYBE_CREATED, finishedItem, getTask } from '../task';
 
 /**
- * Create and Wait, callback mode. `execute()` creates every item's task with
- * the execution's resume URL as its callback address, keeps the task list in
- * the execution's custom data (callbackState.ts says why), reads every task
+ * Create and Wait, callback mode. Each item's create sends the execution's
+ * resume URL as the task's callback address; then `settleByCallback` keeps
+ * the task list in the execution's custom data (callbackState.ts says why), reads every task
  * once and, unless all are final already, puts the execution to wait: no
  * worker is held and nothing polls. Each callback runs `webhook()` on this
  * node (n8n's waiting-webhook route, `restartWebhook`).
@@ -73,10 +74,24 @@ function waitOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
 }
 
-/** The mode item `itemIndex` runs in (one resume URL per execution, so the same for all items). */
-export function waitModeFor(ctx: IExecuteFunctions, itemIndex: number) {
-	const resumeUrl = ctx.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex);
-	return { ...decideWaitMode(waitOptions(ctx, itemIndex).mode, resumeUrl), resumeUrl: String(resumeUrl) };
+const modeByRun = new WeakMap<object, WaitModeDecision & { resumeUrl: string }>();
+
+/**
+ * How this run waits, decided once (one resume URL per execution): every
+ * item's create and the batch's settle read the same answer. A tool call
+ * cannot put the execution to wait: it polls.
+ */
+export function runWaitMode(ctx: IExecuteFunctions): WaitModeDecision & { resumeUrl: string } {
+	let decision = modeByRun.get(ctx);
+	if (!decision) {
+		const resumeUrl = ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0);
+		const wanted = decideWaitMode(waitOptions(ctx, 0).mode, resumeUrl);
+		const asTool = runsAsTool(ctx);
+		decision = { ...wanted, ...(asTool ? { mode: 'polling' } : {}), resumeUrl: String(resumeUrl) };
+		if (!asTool && decision.fallback) addHints(ctx, pollingFallbackHint(shownResumeUrl(resumeUrl)));
+		modeByRun.set(ctx, decision);
+	}
+	return decision;
 }
 
 /** The memory of one wait in this process: the same key in `execute()` and in every callback. */
@@ -89,49 +104,25 @@ function memoryOf(executionId: string, nodeId: string, state: CallbackState): Wa
 	);
 }
 
+/** An item's slot in the task list: its task id, or its error (and whether its create may have charged). */
+function slotOf(result: ItemResult): TaskSlot {
+	if (!('error' in result)) return String(result.output[0]?.json.id ?? '');
+	const charged = gatewayFailureOf(result.error)?.mayHaveCharged ? { charged: 1 as const } : {};
+	return { error: result.error.message, ...charged };
+}
+
 /**
- * The router's whole-node step: undefined = wait by polling, item by item.
- * `refused` holds the items the router's check refused (continue-on-fail):
- * they get no task and keep their error.
+ * The router's second step in callback mode, once every item's task was
+ * created with the resume URL as its callback address. Items whose create
+ * was refused or failed (continue-on-fail) get no task and keep their error.
  */
-export async function startCallbackWait(
-	ctx: IExecuteFunctions,
-	refused: ReadonlyMap<number, Error>,
-): Promise<INodeExecutionData[][] | undefined> {
-	const decision = waitModeFor(ctx, 0);
-	if (decision.mode !== 'callback') {
-		if (decision.fallback) addHints(ctx, pollingFallbackHint(shownResumeUrl(decision.resumeUrl)));
-		return undefined;
-	}
-	const items = ctx.getInputData();
-	const continueOnFail = ctx.continueOnFail();
+export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResult[]): Promise<ItemResult[]> {
 	const startedAt = systemClock.now();
 	const { maxConcurrency } = readRequestSettings(ctx, 0);
-	// A create that fails ends the loop (continue-on-fail off): no further task is created, the
-	// router's error names those that were.
-	const created = await mapWithConcurrency(
-		items.length,
-		maxConcurrency,
-		async (itemIndex): Promise<{ slot: TaskSlot; json: IDataObject }> => {
-			const refusal = refused.get(itemIndex);
-			if (refusal) return { slot: { error: refusal.message }, json: errorJson(refusal) };
-			try {
-				const body = { ...(await readVideoBody(ctx, itemIndex)), [VIDEO_CALLBACK_URL]: decision.resumeUrl };
-				const timeoutMs = readRequestSettings(ctx, itemIndex).timeoutMs;
-				const task = await createTask(ctx, itemIndex, body, timeoutMs);
-				return { slot: task.id, json: task };
-			} catch (error) {
-				const wrapped = itemError(ctx.getNode(), error, itemIndex);
-				if (!continueOnFail) throw wrapped;
-				const charged = gatewayFailureOf(wrapped)?.mayHaveCharged ? { charged: 1 as const } : {};
-				return { slot: { error: wrapped.message, ...charged }, json: errorJson(wrapped) };
-			}
-		},
-	);
 	const state: CallbackState = {
 		startedAt,
 		download: waitOptions(ctx, 0).download === true,
-		slots: created.map((c) => c.slot),
+		slots: results.map(slotOf),
 	};
 	const prefix = stateKeyPrefix(ctx.getNode().id);
 	const entries = encodeState(prefix, state);
@@ -142,7 +133,7 @@ export async function startCallbackWait(
 		const reason = `the task list of ${state.slots.length} items does not fit in the execution's custom data (n8n keeps at most 10 entries of 512 characters)`;
 		const fitting = fittingItems(prefix, state, ctx.customData.getAll());
 		addHints(ctx, customDataFullHint(state.slots.length, Math.min(fitting, state.slots.length - 1)));
-		return [await pollCreated(ctx, state, reason)];
+		return await settleByPolling(ctx, results, { readFirst: false, fallback: reason });
 	}
 
 	// A task may finish before n8n has saved the execution as waiting; its callback then gets
@@ -166,39 +157,21 @@ export async function startCallbackWait(
 		(slot, item) => typeof slot !== 'string' || isTerminalStatus(records[item]?.status),
 	);
 	if (allFinal) {
-		const waitInfo = callbackWaitInfo(state);
-		return [await finishAll(ctx, state, records, waitInfo, maxConcurrency)];
+		const output = await finishAll(ctx, state, records, callbackWaitInfo(state), maxConcurrency);
+		return output.map((item) => ({ output: [item] }));
 	}
 
 	const deadline = new Date(startedAt + readWaitDeadlineMs(ctx, 0));
 	await ctx.putExecutionToWait(deadline);
-	return [
-		created.map((c, item) => ({
-			json: { ...c.json, waitInfo: { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString() } },
-			pairedItem: { item },
-		})),
-	];
-}
-
-async function pollCreated(ctx: IExecuteFunctions, state: CallbackState, fallback: string) {
-	const { maxConcurrency } = readRequestSettings(ctx, 0);
-	return await mapWithConcurrency(state.slots.length, maxConcurrency, async (item) => {
-		const slot = state.slots[item];
-		if (typeof slot !== 'string') return { json: { error: slot.error }, pairedItem: { item } };
-		try {
-			const deadlineMs = readWaitDeadlineMs(ctx, item);
-			const { record, info } = await waitForTask(ctx, item, slot, { deadlineMs, pollFirst: false });
-			const result = await finishedItem(ctx, item, record, {
-				download: state.download,
-				info: { ...info, fallback },
-			});
-			return { ...result, pairedItem: { item } };
-		} catch (error) {
-			const wrapped = itemError(ctx.getNode(), error, item);
-			if (!ctx.continueOnFail()) throw wrapped;
-			return errorItem(wrapped, item);
-		}
-	});
+	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString() };
+	return results.map((result, item) => ({
+		output: [
+			{
+				json: { ...('error' in result ? errorJson(result.error) : result.output[0].json), waitInfo },
+				pairedItem: { item },
+			},
+		],
+	}));
 }
 
 function callbackWaitInfo(state: CallbackState): WaitInfo {
