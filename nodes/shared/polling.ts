@@ -11,8 +11,9 @@ import { systemClock } from './time';
  * The tasks wait together: the reads due at one moment go out as a round,
  * each through the caller's limiter (Max Concurrent Requests), and a task
  * that sleeps holds no slot, so a batch waits about as long as its slowest
- * task. A 429 pauses every read until its Retry-After (the round slows, no
- * task fails of it); a cancel ends every wait within a second.
+ * task. A failed read is tried again soon (`retryDelay`), its schedule
+ * unmoved; a 429 pauses every read until its Retry-After (the round slows,
+ * no task fails of it); a cancel ends every wait within a second.
  *
  * Pure apart from the injected clock and read, so the schedule, the
  * deadlines and the cancellation are unit-tested with a fake clock. It
@@ -67,6 +68,11 @@ export interface BatchWaitOptions<T> {
 	isTransient?: (error: unknown) => boolean;
 	/** A failed read that asks every read to pause (a 429): for how long, in ms (its Retry-After). */
 	pauseAfter?: (error: unknown) => number | undefined;
+	/**
+	 * After a transient failure (the `failures`-th in a row for this task): how
+	 * soon to read it again, or undefined to wait for its next scheduled read.
+	 */
+	retryDelay?: (error: unknown, failures: number) => number | undefined;
 	/** Every read runs through it (the run's request slots); default: one at a time. */
 	limit?: Limiter;
 	/** Told of each task as soon as it settles, while the others still wait (to start its download). */
@@ -85,6 +91,8 @@ interface TaskState<T> {
 	/** Pauses taken so far, which picks the next one from the schedule. */
 	pauses: number;
 	polls: number;
+	/** Reads failed in a row since the last scheduled one. */
+	failures: number;
 	last?: T;
 	lastError?: unknown;
 	hintMs?: number;
@@ -131,6 +139,7 @@ export async function waitForAll<T>(options: BatchWaitOptions<T>): Promise<Array
 			task.last = answer.value;
 			task.hintMs = answer.retryAfterMs;
 			task.lastError = undefined;
+			task.failures = 0;
 		} catch (error) {
 			if (signal?.aborted) return;
 			if (!options.isTransient?.(error)) {
@@ -139,14 +148,18 @@ export async function waitForAll<T>(options: BatchWaitOptions<T>): Promise<Array
 			}
 			task.lastError = error;
 			task.hintMs = undefined;
+			task.failures++;
+			// A failed read is no news of the task: it is read again soon, its schedule unmoved.
 			const pause = options.pauseAfter?.(error);
-			if (pause !== undefined && !signal?.aborted) {
-				// A refusal, not news of the task: it is read again when the pause ends, its schedule unmoved.
-				pausedUntil = Math.max(pausedUntil, clock.now() + pause);
-				if (clock.now() >= task.deadlineAt) plan(task, clock.now());
-				else task.nextAt = Math.min(task.deadlineAt, pausedUntil);
+			if (pause !== undefined) pausedUntil = Math.max(pausedUntil, clock.now() + pause);
+			const again = pause ?? options.retryDelay?.(error, task.failures);
+			const now = clock.now();
+			if (again !== undefined && now < task.deadlineAt) {
+				task.nextAt = Math.min(task.deadlineAt, Math.max(pausedUntil, now + again));
 				return;
 			}
+			// Out of quick tries: the next scheduled read starts a new series.
+			task.failures = 0;
 		}
 		const now = clock.now();
 		if (task.lastError === undefined && task.last !== undefined && options.isDone(task.last)) {
@@ -164,6 +177,7 @@ export async function waitForAll<T>(options: BatchWaitOptions<T>): Promise<Array
 			nextAt: spec.startedAt,
 			pauses: 0,
 			polls: 0,
+			failures: 0,
 		};
 		pending.add(task);
 		if (!spec.readFirst) plan(task, spec.startedAt);

@@ -5,7 +5,7 @@ import { createLimiter } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
 import type { WaitOutcome } from '../../../../shared/polling';
 import { waitForAll } from '../../../../shared/polling';
-import { isRetryableStatus } from '../../../../shared/retry';
+import { MAX_ATTEMPTS, backoffDelay, isRetryableStatus } from '../../../../shared/retry';
 import type { Clock } from '../../../../shared/time';
 import { systemClock } from '../../../../shared/time';
 import { isTerminalStatus } from '../../../../shared/videoTask';
@@ -134,6 +134,8 @@ export async function waitForTasks(
 			const failure = gatewayFailureOf(error);
 			return failure?.status === 429 ? (failure.retryAfterMs ?? RATE_LIMIT_PAUSE_MS) : undefined;
 		},
+		// As the transport retries a read, but from here, so that no slot is held while it waits.
+		retryDelay: (_error, failures) => (failures < MAX_ATTEMPTS ? backoffDelay(failures) : undefined),
 		limit,
 		onSettled: (index, outcome) => {
 			results[index] = finish(tasks[index], outcome);
