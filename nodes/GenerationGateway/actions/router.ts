@@ -29,8 +29,10 @@ function withRetryWarning<E extends Error>(error: E): E {
 /**
  * Owns the item loop for every operation: runs the chosen operation for each
  * input item (at most "Max Concurrent Requests" at once, output in input
- * order), attaches `pairedItem`, and applies continue-on-fail: a failed item
- * becomes `{ json: { error } }` in its place instead of failing the node.
+ * order), then, for an operation with a `settle` step, that step once for
+ * the whole batch (video waits); attaches `pairedItem`, and applies
+ * continue-on-fail: a failed item becomes `{ json: { error } }` in its place
+ * instead of failing the node.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
