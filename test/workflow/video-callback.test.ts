@@ -109,6 +109,31 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		expect(mine.filter((d) => !d.resumed && d.status === 200).length).toBeGreaterThanOrEqual(4);
 	}
 
+	it('a task list too long for custom data (300 items) is kept as a file in the binary store: still no polls', async () => {
+		const prompts = Array.from({ length: 300 }, (_, n) => `clip ${n} [after:6000]`);
+		const waiting = await startWaiting(prompts, { requestOptions: { maxConcurrency: 50 } });
+		expect(waiting.status).toBe('waiting');
+		// One custom data entry: the id of the file that holds the list, no chunks of the list itself.
+		const metadata = waiting.runExecutionData.resultData.metadata ?? {};
+		const entries = Object.entries(metadata).filter(([key]) => key.startsWith('ggvideo_'));
+		expect(entries).toHaveLength(1);
+		expect(entries[0][1]).toMatch(/^file:\S+/);
+		const ids = waiting.output(NODE).map((item) => String(item.json.id));
+		expect(new Set(ids).size).toBe(300);
+
+		const done = await n8n.finished(waiting.executionId, 60_000);
+		expect(done.status).toBe('success');
+		const out = done.output(NODE);
+		expect(out.map((item) => item.json.id)).toEqual(ids);
+		expect(out.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+		expect(out.every((item) => item.json.status === 'completed')).toBe(true);
+		expect(out.every((item) => (item.json.waitInfo as { polls: number }).polls === 0)).toBe(true);
+		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
+		expect(mine.filter((d) => d.resumed)).toHaveLength(1);
+		// The read as the wait began, each task's confirmation, and scans that stopped at a running task.
+		expect(polls(ids) / ids.length).toBeLessThanOrEqual(3);
+	}, 90_000);
+
 	it('an early (non-final) callback is answered 200 without reads; an unconfirmed final one 503', async () => {
 		const waiting = await startWaiting(['long [after:600000]']);
 		const id = String(waiting.output(NODE)[0].json.id);

@@ -4,10 +4,14 @@ import {
 	decideWaitMode,
 	decodeState,
 	encodeState,
+	encodeStoredState,
 	firstUnfinished,
 	judgeCallback,
+	parseStateText,
 	slotsFit,
 	stateKeyPrefix,
+	stateText,
+	storedStateId,
 } from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
 
 describe('decideWaitMode', () => {
@@ -49,6 +53,31 @@ describe('task list in the execution custom data', () => {
 		expect(back.slots.slice(0, 60)).toEqual(state.slots.slice(0, 60));
 		expect(back.slots[60]).toEqual({ error: 'x'.repeat(160) });
 		expect(back).toMatchObject({ startedAt: state.startedAt, download: true });
+	});
+
+	it('a list kept as a file: one entry with its id, read back whole from the file text', () => {
+		const state: CallbackState = {
+			startedAt: 5,
+			download: false,
+			slots: [
+				...Array.from({ length: 1000 }, (_, i) => `video_${i}_abcdefgh`),
+				{ error: 'refused', charged: 1 },
+			],
+		};
+		const id = 'filesystem-v2:workflows/w1/executions/42/binary_data/3f1c';
+		const entries = encodeStoredState(prefix, id);
+		expect(entries).toEqual({ [`${prefix}0`]: `file:${id}` });
+		expect(storedStateId(prefix, entries)).toBe(id);
+		// The entry is no inline state; leftovers of an earlier inline run do not make it one.
+		const earlier = encodeState(prefix, {
+			startedAt: 1,
+			download: false,
+			slots: Array(80).fill('video_old'),
+		});
+		expect(decodeState(prefix, { ...earlier, ...entries })).toBeUndefined();
+		expect(storedStateId(prefix, earlier)).toBeUndefined();
+		expect(parseStateText(stateText(state))).toEqual(state);
+		expect(parseStateText('{"t":5,"s":[')).toBeUndefined();
 	});
 
 	it('ignores leftovers of a longer earlier run and reports a missing chunk as no state', () => {

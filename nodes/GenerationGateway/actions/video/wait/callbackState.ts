@@ -13,7 +13,11 @@ import { isTerminalStatus } from '../../../../shared/videoTask';
  * started. The custom data (`resultData.metadata`) is saved with the waiting
  * execution and readable from `webhook()`. n8n keeps at most 10 entries of
  * at most 512 characters per execution, so the list is split over a few
- * entries; when it does not fit, the node waits by polling instead.
+ * entries. A longer list (a batch of hundreds of tasks) is kept as a file in
+ * n8n's binary data store, which belongs to the execution as well and is
+ * shared by every n8n process (filesystem in regular mode, database or S3 in
+ * queue mode); the custom data then holds only the file's id. Only where
+ * neither holds it does the node wait by polling instead.
  */
 
 export type WaitModeSetting = 'auto' | 'callback' | 'polling';
@@ -70,19 +74,38 @@ export interface CallbackState {
  * the same node (a loop) harmless.
  */
 export function encodeState(prefix: string, state: CallbackState): Record<string, string> {
-	const slots = state.slots.map((slot) =>
-		typeof slot === 'string'
-			? slot
-			: { error: slot.error.slice(0, MAX_ERROR_CHARS), ...(slot.charged ? { charged: 1 } : {}) },
-	);
-	const text = JSON.stringify({ t: state.startedAt, d: state.download ? 1 : 0, s: slots });
+	const text = stateText(state);
 	const chunks: string[] = [];
 	for (let at = 0; at < text.length; at += CHUNK_CHARS) chunks.push(text.slice(at, at + CHUNK_CHARS));
 	chunks[0] = `${chunks.length}:${chunks[0]}`;
 	return Object.fromEntries(chunks.map((chunk, index) => [`${prefix}${index}`, chunk]));
 }
 
-/** The state back from the execution's custom data, or undefined if absent or damaged. */
+/** The state as the text kept in custom data or in the stored file. */
+export function stateText(state: CallbackState): string {
+	const slots = state.slots.map((slot) =>
+		typeof slot === 'string'
+			? slot
+			: { error: slot.error.slice(0, MAX_ERROR_CHARS), ...(slot.charged ? { charged: 1 } : {}) },
+	);
+	return JSON.stringify({ t: state.startedAt, d: state.download ? 1 : 0, s: slots });
+}
+
+/** Marks an entry that holds the id of the stored file with the state, not the state itself. */
+const STORED_MARK = 'file:';
+
+/** The one entry that points to the state kept as a file in n8n's binary data store. */
+export function encodeStoredState(prefix: string, binaryDataId: string): Record<string, string> {
+	return { [`${prefix}0`]: `${STORED_MARK}${binaryDataId}` };
+}
+
+/** The id of the stored file with the state, when the custom data points to one. */
+export function storedStateId(prefix: string, data: Record<string, string>): string | undefined {
+	const entry = data[`${prefix}0`];
+	return entry?.startsWith(STORED_MARK) ? entry.slice(STORED_MARK.length) : undefined;
+}
+
+/** The state back from the execution's custom data, or undefined if absent, damaged or stored as a file. */
 export function decodeState(prefix: string, data: Record<string, string>): CallbackState | undefined {
 	const head = /^(\d+):/.exec(data[`${prefix}0`] ?? '');
 	if (!head) return undefined;
@@ -92,6 +115,11 @@ export function decodeState(prefix: string, data: Record<string, string>): Callb
 		if (chunk === undefined) return undefined;
 		text += chunk;
 	}
+	return parseStateText(text);
+}
+
+/** The state from its text, or undefined if the text is damaged. */
+export function parseStateText(text: string): CallbackState | undefined {
 	try {
 		const raw = JSON.parse(text) as { t?: unknown; d?: unknown; s?: unknown };
 		if (typeof raw.t !== 'number' || !Array.isArray(raw.s)) return undefined;

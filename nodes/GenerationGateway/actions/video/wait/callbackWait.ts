@@ -24,11 +24,15 @@ import {
 	decideWaitMode,
 	decodeState,
 	encodeState,
+	encodeStoredState,
 	fittingItems,
 	judgeCallback,
+	parseStateText,
 	shownResumeUrl,
 	slotsFit,
 	stateKeyPrefix,
+	stateText,
+	storedStateId,
 } from './callbackState';
 import { readWaitDeadlineMs } from '../options';
 import type { WaitInfo } from '../task';
@@ -104,6 +108,39 @@ function memoryOf(executionId: string, nodeId: string, state: CallbackState): Wa
 	);
 }
 
+/**
+ * Keeps the task list where the waiting execution finds it again: in its
+ * custom data when it fits there, else as a file in n8n's binary data store
+ * with the file's id in custom data. False when neither holds it.
+ */
+async function keepState(ctx: IExecuteFunctions, prefix: string, state: CallbackState): Promise<boolean> {
+	const existing = ctx.customData.getAll();
+	let entries = encodeState(prefix, state);
+	if (!slotsFit(entries, existing)) {
+		const file = await ctx.helpers
+			.prepareBinaryData(Buffer.from(stateText(state)), 'video-tasks.json', 'application/json')
+			.catch(() => undefined);
+		if (!file?.id) return false;
+		entries = encodeStoredState(prefix, file.id);
+		if (!slotsFit(entries, existing)) return false;
+	}
+	ctx.customData.setAll(entries);
+	// Read back: n8n may refuse or cut an entry, and a list it cut would lose tasks.
+	const kept = ctx.customData.getAll();
+	return Object.entries(entries).every(([key, value]) => kept[key] === value);
+}
+
+/** The task list a waiting execution kept (undefined: it waits for none); rejects when its file cannot be read. */
+async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<CallbackState | undefined> {
+	const data = ctx.customData.getAll();
+	const fileId = storedStateId(prefix, data);
+	if (fileId === undefined) return decodeState(prefix, data);
+	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
+	const state = parseStateText(text);
+	if (!state) throw new Error(`the stored task list (${fileId}) is damaged`);
+	return state;
+}
+
 /** An item's slot in the task list: its task id, or its error (and whether its create may have charged). */
 function slotOf(result: ItemResult): TaskSlot {
 	if (!('error' in result)) return String(result.output[0]?.json.id ?? '');
@@ -125,12 +162,9 @@ export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResu
 		slots: results.map(slotOf),
 	};
 	const prefix = stateKeyPrefix(ctx.getNode().id);
-	const entries = encodeState(prefix, state);
-	if (slotsFit(entries, ctx.customData.getAll())) ctx.customData.setAll(entries);
-	const stored = decodeState(prefix, ctx.customData.getAll());
-	if (!stored || JSON.stringify(stored) !== JSON.stringify(decodeState(prefix, entries))) {
+	if (!(await keepState(ctx, prefix, state))) {
 		// The tasks exist already (their callbacks will find no waiting execution): poll them.
-		const reason = `the task list of ${state.slots.length} items does not fit in the execution's custom data (n8n keeps at most 10 entries of 512 characters)`;
+		const reason = `the task list of ${state.slots.length} items fits neither in the execution's custom data (n8n keeps at most 10 entries of 512 characters) nor in n8n's binary data store`;
 		const fitting = fittingItems(prefix, state, ctx.customData.getAll());
 		addHints(ctx, customDataFullHint(state.slots.length, Math.min(fitting, state.slots.length - 1)));
 		return await settleByPolling(ctx, results, { readFirst: false, fallback: reason });
@@ -237,7 +271,13 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	};
 	const claim = readCallbackBody(ctx.getBodyData());
 	if ('problem' in claim) return answer(400, { error: claim.problem });
-	const state = decodeState(stateKeyPrefix(ctx.getNode().id), ctx.customData.getAll());
+	let state: CallbackState | undefined;
+	try {
+		state = await loadState(ctx, stateKeyPrefix(ctx.getNode().id));
+	} catch (error) {
+		// Answering 200 would drop news nobody acted on: the gateway is asked to send it again.
+		return answer(503, { error: `Could not read this execution's task list: ${(error as Error).message}` });
+	}
 	if (!state)
 		return answer(200, { received: true, ignored: 'this execution is not waiting for video tasks' });
 	const verdict = judgeCallback(state.slots, claim.id, claim.status);
