@@ -6,9 +6,9 @@ import { ROUTES } from './routes';
 import type { AuthMechanism, Fault, FaultRule, LoggedRequest, Route, RouteContext } from './types';
 
 /**
- * The gateway simulator: a local implementation of the interface in
- * ../shared/spec/gateway-interface.md for the workflow tests, the demo and the
- * benchmark. It listens on loopback only. Each resource adds its endpoints in
+ * The gateway simulator: a local implementation of the Generation Gateway's
+ * interface (its endpoints, rules, authentication and error envelope) for the
+ * workflow tests, the demo and the benchmark. It listens on loopback only. Each resource adds its endpoints in
  * routes/<resource>.ts; this file owns what every endpoint shares:
  * authentication (the interface's Authentication table), the error envelope,
  * the request log and fault injection.
