@@ -23,7 +23,7 @@ import { videoTasks, type SimTask, type VideoTasks } from '../../test/simulator/
 import { http } from './http';
 import { outputOf, type ExecutionRecord, type Item, type N8n } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
-import { callbackWorkflow, checkExecution, type Context, type Workflow } from './workflows';
+import { callbackWorkflow, checkExecution, countEach, type Context, type Workflow } from './workflows';
 
 export interface Processes {
 	main: N8n;
@@ -312,13 +312,6 @@ async function deliver(
 	}
 }
 
-/** How often each key occurs, as "key×n" words. */
-function tally(keys: string[]): string {
-	const counts = new Map<string, number>();
-	for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-	return [...counts].map(([key, n]) => `${key}×${n}`).join(', ') || 'none';
-}
-
 /**
  * Waits for the end of the execution and checks what the gateway and n8n saw:
  * creates, reads, downloads, the answers by status and by process, the
@@ -347,7 +340,7 @@ async function report(ctx: Context, procs: Processes, run: Run): Promise<Executi
 		);
 	}
 	checks.note(
-		`${run.name}: ${creates.length} creates, ${reads.length} task reads (${tally(reads.map((r) => r.path.split('/').pop()!))}), ${downloads.length} downloads; answers by status: ${tally(run.deliveries.map((d) => String(d.status)))}; by process: ${tally(run.deliveries.map((d) => `${d.target}:${d.status}`))}; ${executions.length} execution(s); lost resumes: ${lost}`,
+		`${run.name}: ${creates.length} creates, ${reads.length} task reads (${countEach(reads.map((r) => r.path.split('/').pop()!))}), ${downloads.length} downloads; answers by status: ${countEach(run.deliveries.map((d) => String(d.status)))}; by process: ${countEach(run.deliveries.map((d) => `${d.target}:${d.status}`))}; ${executions.length} execution(s); lost resumes: ${lost}`,
 	);
 	checks.equal(`${run.name}: tasks created`, creates.length, ITEMS);
 	// Each task is read once as the wait begins; a callback reads each task at most once.

@@ -76,7 +76,13 @@ export interface TaskData {
 }
 
 export interface RunData {
-	resultData: { runData: Record<string, TaskData[]>; error?: { message: string }; lastNodeExecuted?: string };
+	resultData: {
+		runData: Record<string, TaskData[]>;
+		error?: { message: string };
+		lastNodeExecuted?: string;
+		/** The execution's custom data. */
+		metadata?: Record<string, string>;
+	};
 	waitTill?: string;
 }
 

@@ -185,6 +185,14 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		} catch (error) {
 			checks.broke('callback wait', error);
 		}
+		// Queue mode keeps binary data in the database: the list a worker stored is read by the process
+		// that takes the callback.
+		checks.begin('queue mode: Create and Wait by callback, 300 items (task list kept in the binary store)');
+		try {
+			await runCallbackWait(ctx, 300, 20_000);
+		} catch (error) {
+			checks.broke('callback wait, 300 items', error);
+		}
 		await runCallbackScenarios(ctx, { main, webhook, worker });
 		await webhook.stop();
 		await worker.stop();
