@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { ChunkType, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorCause, operationError } from './errors';
@@ -339,4 +339,113 @@ export async function assembleStream<T>(
 	const outcome = assembler.finish();
 	if (outcome.ok) return outcome.value;
 	throw sseError(node, naming(what, outcome.message), outcome.reason, itemIndex);
+}
+
+/**
+ * One item's answer streamed into n8n's chat (a Chat Trigger or Webhook in
+ * response mode "Streaming"). n8n's contract (n8n-core's ExecuteContext
+ * `isStreaming()` / `sendChunk()`, as its AI Agent uses them): per item,
+ * `begin`, then an `item` chunk per piece of text, then `end`; the chat joins
+ * the items into one message per node run. When a node fails, n8n itself
+ * sends an `error` chunk (its workflow engine, with the error's description),
+ * so a failure that fails the node sends nothing more from here; a failure
+ * that becomes an error item (Continue On Fail) never reaches the engine, so
+ * the answer sends the `error` chunk itself, with the error's message, and the
+ * chat does not wait on a message left open. Chunks go out in order, one
+ * after the other; a chunk n8n cannot deliver (the chat went away) is
+ * dropped: the item is the node's result either way.
+ *
+ * Off (it sends nothing) when the execution does not stream, when the node
+ * runs as an AI Agent's tool (the agent's own answer is what the chat shows),
+ * and on n8n versions without `isStreaming`.
+ */
+export class ChatAnswer {
+	private state: 'new' | 'open' | 'closed' = 'new';
+
+	private sent: Promise<unknown> = Promise.resolve();
+
+	constructor(
+		private readonly send: ((type: ChunkType, content?: string) => unknown) | undefined,
+		private readonly reportsFailures = false,
+	) {}
+
+	/** Whether the execution streams into a chat (a `ChatAnswer` that is off sends nothing). */
+	get on(): boolean {
+		return this.send !== undefined;
+	}
+
+	private chunk(type: ChunkType, content?: string): void {
+		const send = this.send;
+		if (!send) return;
+		this.sent = this.sent.then(() => send(type, content)).catch(() => undefined);
+	}
+
+	/** Opens the answer (once): the chat knows an answer is coming. */
+	begin(): void {
+		if (this.state !== 'new') return;
+		this.state = 'open';
+		this.chunk('begin');
+	}
+
+	/** A piece of the answer's text (empty pieces are not sent). */
+	readonly text = (piece: string): void => {
+		if (!piece || this.state === 'closed') return;
+		this.begin();
+		this.chunk('item', piece);
+	};
+
+	/** Closes the answer and waits until its chunks were handed to n8n. */
+	async end(): Promise<void> {
+		if (this.state !== 'closed') {
+			this.begin();
+			this.state = 'closed';
+			this.chunk('end');
+		}
+		await this.sent;
+	}
+
+	/** The item failed: closes an open answer with an `error` chunk when n8n will not (see above). */
+	async fail(error: unknown): Promise<void> {
+		if (this.state === 'open' && this.reportsFailures) {
+			this.chunk('error', error instanceof Error ? error.message : String(error));
+		}
+		this.state = 'closed';
+		await this.sent;
+	}
+
+	/**
+	 * Runs the item's request: ends the answer when it succeeds; when it fails,
+	 * reports the failure (see `fail`) and throws the request's error unchanged.
+	 */
+	async around<T>(work: () => Promise<T>): Promise<T> {
+		let outcome: { value: T } | { error: unknown };
+		try {
+			outcome = { value: await work() };
+		} catch (error) {
+			outcome = { error };
+		}
+		if ('error' in outcome) {
+			await this.fail(outcome.error);
+			throw outcome.error;
+		}
+		await this.end();
+		return outcome.value;
+	}
+}
+
+/** What `chatAnswer` reads of the execute context (older n8n versions have no `isStreaming` / `sendChunk`). */
+type ChatContext = Pick<IExecuteFunctions, 'continueOnFail'> &
+	Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
+
+/** The chat answer of item `itemIndex`: on when the execution streams and the node is not a tool. */
+export function chatAnswer(ctx: ChatContext, itemIndex: number, asTool: boolean): ChatAnswer {
+	const { isStreaming, sendChunk } = ctx;
+	if (asTool || typeof isStreaming !== 'function' || typeof sendChunk !== 'function') {
+		return new ChatAnswer(undefined);
+	}
+	if (!isStreaming.call(ctx)) return new ChatAnswer(undefined);
+	return new ChatAnswer(
+		(type, content) => sendChunk.call(ctx, type, itemIndex, content),
+		ctx.continueOnFail(),
+	);
 }

@@ -23,6 +23,7 @@ import type {
 	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowBase,
+	StructuredChunk,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { UserError, Workflow, createRunExecutionData } from 'n8n-workflow';
@@ -51,6 +52,13 @@ export interface RunOptions {
 	cancelAfterMs?: number;
 	/** Base of the webhook / resume URLs the nodes see; default http://localhost:5678. */
 	instanceBaseUrl?: string;
+	/**
+	 * Streams the execution, as n8n's server does for a Chat Trigger or Webhook in
+	 * response mode "Streaming" (`additionalData.streamingEnabled` and a `sendChunk`
+	 * hook; the mode must be manual, webhook, integrated or chat): every chunk the
+	 * nodes send, and the engine's `error` chunk for a failed node, comes here.
+	 */
+	onChunk?: (chunk: StructuredChunk) => void;
 }
 
 export interface RunResult {
@@ -174,6 +182,10 @@ export function startWorkflow(
 			credentialsHelper,
 			instanceBaseUrl: options.instanceBaseUrl ?? 'http://localhost:5678',
 		});
+		if (options.onChunk) {
+			additionalData.streamingEnabled = true;
+			additionalData.hooks?.addHandler('sendChunk', options.onChunk);
+		}
 		const order: string[] = [];
 		additionalData.hooks?.addHandler('nodeExecuteAfter', (nodeName) => {
 			order.push(nodeName);

@@ -4,12 +4,13 @@ import type { MessageForm, ThinkingType } from './body';
 import { buildMessageBody, fileBlock, MESSAGE_FILE, turnContent } from './body';
 import { MESSAGE_LABELS, messageBodySchema } from './schema';
 import { MessageStreamAssembler, simplifyMessage } from './stream';
-import { assembleStream } from '../../../shared/sse';
+import { assembleStream, chatAnswer } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
 import { Base64Payload } from '../../../shared/base64Payload';
 import { readBinaryFile } from '../../../shared/binary';
 import { assertValid, refusal } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, scoped, withAdditionalBody } from '../descriptions';
+import { runsAsTool } from '../tool';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 import { readJsonParameter, splitList } from '../jsonParameter';
@@ -119,37 +120,34 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 		buildMessageBody(await readForm(this, itemIndex, payload)),
 		readAdditionalBody(this, itemIndex),
 	);
+	// In an execution that streams into n8n's chat, the answer's text goes to the chat as it
+	// arrives: with the Stream option left out the node asks the gateway for a stream by itself
+	// (the item is the same Message either way); with Stream added and off it does not, and the
+	// chat gets the whole text in one piece (docs/message.md, "Streaming into n8n's chat").
+	const chat = chatAnswer(this, itemIndex, runsAsTool(this));
+	if (chat.on && body.stream === undefined) body.stream = true;
 	assertValid(node, messageBodySchema, body, MESSAGE_LABELS, itemIndex);
 	const sent = payload.requestBody(body);
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
-	let message: IDataObject;
-	if (body.stream === true) {
+	const request = { method: 'POST', path: PATH, body: sent, kind: 'create', timeoutMs, itemIndex } as const;
+	const message = await chat.around(async (): Promise<IDataObject> => {
+		if (body.stream !== true) {
+			const { body: whole } = await gatewayRequest<IDataObject>(this, request);
+			chat.text(String(simplifyMessage(whole).text));
+			return whole;
+		}
 		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
-			method: 'POST',
-			path: PATH,
-			body: sent,
-			kind: 'create',
+			...request,
 			responseType: 'stream',
-			timeoutMs,
-			itemIndex,
 		});
-		message = (await assembleStream(response.body, new MessageStreamAssembler(), {
+		chat.begin();
+		return (await assembleStream(response.body, new MessageStreamAssembler(chat.text), {
 			node,
 			itemIndex,
 			timeoutMs,
 			what: 'The message stream failed',
 		})) as IDataObject;
-	} else {
-		const response = await gatewayRequest<IDataObject>(this, {
-			method: 'POST',
-			path: PATH,
-			body: sent,
-			kind: 'create',
-			timeoutMs,
-			itemIndex,
-		});
-		message = response.body;
-	}
+	});
 	const simplify = this.getNodeParameter('simplifyOutput', itemIndex, true) as boolean;
 	return [{ json: (simplify ? simplifyMessage(message) : message) as IDataObject }];
 }

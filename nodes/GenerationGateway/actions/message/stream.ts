@@ -12,6 +12,10 @@ import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
  * stop), thinking_delta, signature_delta (the signature is kept byte for byte:
  * it must be passed back unchanged), citations_delta. Unknown events and delta
  * types are skipped, so newer gateways do not break older nodes.
+ *
+ * `onText` is given each text_delta's text as it is applied (the answer as it
+ * streams into n8n's chat); thinking, signatures, tool input and citations
+ * are not text of the answer and are not passed on.
  */
 
 type Json = Record<string, unknown>;
@@ -20,6 +24,8 @@ const isObject = (value: unknown): value is Json =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class MessageStreamAssembler implements StreamAssembler {
+	constructor(private readonly onText?: (text: string) => void) {}
+
 	private message: Json | undefined;
 
 	private blocks: Json[] = [];
@@ -118,7 +124,9 @@ export class MessageStreamAssembler implements StreamAssembler {
 		};
 		switch (delta.type) {
 			case 'text_delta':
-				return append('text', delta.text);
+				append('text', delta.text);
+				if (typeof delta.text === 'string') this.onText?.(delta.text);
+				return;
 			case 'thinking_delta':
 				return append('thinking', delta.thinking);
 			case 'signature_delta':

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { RESPONSE_WIRE } from './wireNames';
 import { sniffMediaType } from '../../../shared/binary';
-import { assembleStream } from '../../../shared/sse';
+import { assembleStream, chatAnswer } from '../../../shared/sse';
 import { binaryInputPart, inputMessage } from './body';
 import { RESPONSE_LABELS, responseBodySchema } from './schema';
 import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
@@ -11,6 +11,7 @@ import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, scoped, withAdditionalBody } from '../descriptions';
 import { readJsonParameter, splitList } from '../jsonParameter';
+import { runsAsTool } from '../tool';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
@@ -123,6 +124,13 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const body = withAdditionalBody(await readBody(this, itemIndex), readAdditionalBody(this, itemIndex));
+	// In an execution that streams into n8n's chat, the answer's text goes to the chat as it
+	// arrives: with the Stream option left out the node asks the gateway for a stream by itself
+	// (the item is the same Response either way), unless Background is on (a background response
+	// answers at once, before its text exists); with Stream added and off it does not, and the
+	// chat gets the whole text in one piece (docs/response.md, "Streaming into n8n's chat").
+	const chat = chatAnswer(this, itemIndex, runsAsTool(this));
+	if (chat.on && body.stream === undefined && body.background !== true) body.stream = true;
 	assertValid(node, responseBodySchema, body, RESPONSE_LABELS, itemIndex);
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const request = {
@@ -133,29 +141,34 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 		timeoutMs,
 		itemIndex,
 	} as const;
-	let response: IDataObject;
-	if (body.stream === true) {
-		const { body: stream } = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
-			...request,
-			responseType: 'stream',
-		});
-		response = (await assembleStream(stream, new ResponseStreamAssembler(), {
-			node,
-			itemIndex,
-			timeoutMs,
-			what: 'The response stream failed',
-		})) as IDataObject;
-	} else {
-		response = (await gatewayRequest<IDataObject>(this, request)).body;
-	}
-	// failed / incomplete / cancelled are not results: they fail the item (or become its error item).
-	const problem = responseProblem(response);
-	if (problem) {
-		throw new NodeOperationError(node, problem, {
-			itemIndex,
-			description: `Response ${String(response.id)}: ${JSON.stringify(response.error ?? response.incomplete_details ?? null)}`,
-		});
-	}
+	const response = await chat.around(async (): Promise<IDataObject> => {
+		let result: IDataObject;
+		if (body.stream === true) {
+			const { body: stream } = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
+				...request,
+				responseType: 'stream',
+			});
+			chat.begin();
+			result = (await assembleStream(stream, new ResponseStreamAssembler(chat.text), {
+				node,
+				itemIndex,
+				timeoutMs,
+				what: 'The response stream failed',
+			})) as IDataObject;
+		} else {
+			result = (await gatewayRequest<IDataObject>(this, request)).body;
+		}
+		// failed / incomplete / cancelled are not results: they fail the item (or become its error item).
+		const problem = responseProblem(result);
+		if (problem) {
+			throw new NodeOperationError(node, problem, {
+				itemIndex,
+				description: `Response ${String(result.id)}: ${JSON.stringify(result.error ?? result.incomplete_details ?? null)}`,
+			});
+		}
+		if (body.stream !== true) chat.text(String(simplifyResponse(result).output_text));
+		return result;
+	});
 	const simplify = this.getNodeParameter('simplifyOutput', itemIndex, true) as boolean;
 	return [{ json: (simplify ? simplifyResponse(response) : response) as IDataObject }];
 }

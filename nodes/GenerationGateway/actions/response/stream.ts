@@ -8,6 +8,10 @@ import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
  * response.completed / response.failed / response.incomplete. The terminal
  * event's object is authoritative; where it leaves `output` empty the
  * assembled items fill it, and `output_text` is computed when absent.
+ *
+ * `onText` is given each response.output_text.delta of a message item as it
+ * is applied (the answer as it streams into n8n's chat); refusals, reasoning
+ * summaries and tool-call arguments are not passed on.
  */
 
 type Json = Record<string, unknown>;
@@ -30,6 +34,8 @@ export function outputTextOf(output: unknown): string {
 }
 
 export class ResponseStreamAssembler implements StreamAssembler {
+	constructor(private readonly onText?: (text: string) => void) {}
+
 	private snapshot: Json | undefined;
 
 	private items: Json[] = [];
@@ -143,7 +149,9 @@ export class ResponseStreamAssembler implements StreamAssembler {
 			case 'response.content_part.done':
 				return this.setPart(item, 'content', data.content_index, data.part);
 			case 'response.output_text.delta':
-				return append(this.part(item, 'content', data.content_index), 'text', data.delta);
+				append(this.part(item, 'content', data.content_index), 'text', data.delta);
+				if (item.type === 'message') this.onText?.(text(data.delta));
+				return;
 			case 'response.output_text.done':
 				this.part(item, 'content', data.content_index).text = text(data.text);
 				return;
