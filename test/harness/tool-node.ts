@@ -18,6 +18,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import type { WorkflowJson } from './additional-data';
 import { registerNodeType } from './engine';
 import { PACKAGE_ROOT } from './node-types';
 
@@ -95,6 +96,41 @@ class ToolCallingAgent implements INodeType {
 		}
 		return [out];
 	}
+}
+
+/**
+ * Start → the test agent, with the node as its tool ("Gateway Tool", these
+ * parameters, a credential of type `credential`): input items `{toolArgs}`.
+ */
+export function agentWorkflow(parameters: Record<string, unknown>, credential: string): WorkflowJson {
+	return {
+		name: 'agent tool test',
+		nodes: [
+			{
+				id: 's',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{ id: 'a', name: 'Agent', type: TEST_AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+			{
+				id: 't',
+				name: 'Gateway Tool',
+				type: GATEWAY_TOOL_TYPE,
+				typeVersion: 1,
+				position: [200, 200],
+				parameters: { toolDescription: 'Generates media', ...parameters },
+				credentials: { [credential]: { id: '1', name: 'Gateway' } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+			'Gateway Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	} as unknown as WorkflowJson;
 }
 
 export function registerToolTypes(): void {

@@ -6,41 +6,9 @@
  * ids, URLs and a `files` list (name, MIME type, size), never Base64; a
  * refusal comes back as a readable error item.
  */
-import type { WorkflowJson } from '../harness';
-import { GATEWAY_TOOL_TYPE, TEST_AGENT_TYPE, registerToolTypes, runWorkflow } from '../harness';
+import { agentWorkflow, registerToolTypes, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
-
-function agentWorkflow(parameters: Record<string, unknown>, credential: string): WorkflowJson {
-	return {
-		name: 'agent tool test',
-		nodes: [
-			{
-				id: 's',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{ id: 'a', name: 'Agent', type: TEST_AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
-			{
-				id: 't',
-				name: 'Gateway Tool',
-				type: GATEWAY_TOOL_TYPE,
-				typeVersion: 1,
-				position: [200, 200],
-				parameters: { toolDescription: 'Generates media', ...parameters },
-				credentials: { [credential]: { id: '1', name: 'Gateway' } },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-			'Gateway Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
-}
 
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;

@@ -10,36 +10,25 @@
 import type { INodeExecutionData, StructuredChunk } from 'n8n-workflow';
 
 import type { RunOptions, RunResult, WorkflowJson } from '../harness';
-import {
-	GATEWAY_TOOL_TYPE,
-	TEST_AGENT_TYPE,
-	gatewayWorkflow,
-	registerToolTypes,
-	runWorkflow,
-} from '../harness';
+import { agentWorkflow, gatewayWorkflow, registerToolTypes, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 const MESSAGE = 'Create Message';
 const RESPONSE = 'Create Response';
 
-function messageWorkflow(parameters: Record<string, unknown>, settings: Record<string, unknown> = {}) {
-	return gatewayWorkflow({
-		nodeName: MESSAGE,
-		parameters: { resource: 'message', operation: 'create', model: 'chat-model-1', ...parameters },
-		credentials: { generationGatewayApiKeyApi: { id: '1', name: 'API key' } },
-		settings,
-	});
-}
-
-function responseWorkflow(parameters: Record<string, unknown>, settings: Record<string, unknown> = {}) {
-	return gatewayWorkflow({
-		nodeName: RESPONSE,
-		parameters: { resource: 'response', operation: 'create', model: 'resp-model-1', ...parameters },
-		credentials: { generationGatewayBearerApi: { id: '1', name: 'Bearer' } },
-		settings,
-	});
-}
+/** Start → the node set to `resource` → Create, with `model` and a credential of type `credential`. */
+const createWorkflow =
+	(nodeName: string, resource: string, model: string, credential: string) =>
+	(parameters: Record<string, unknown>, settings: Record<string, unknown> = {}) =>
+		gatewayWorkflow({
+			nodeName,
+			parameters: { resource, operation: 'create', model, ...parameters },
+			credentials: { [credential]: { id: '1', name: 'Gateway' } },
+			settings,
+		});
+const messageWorkflow = createWorkflow(MESSAGE, 'message', 'chat-model-1', 'generationGatewayApiKeyApi');
+const responseWorkflow = createWorkflow(RESPONSE, 'response', 'resp-model-1', 'generationGatewayBearerApi');
 
 const turn = (text: string) => ({ turns: { turn: [{ role: 'user', text }] } });
 
@@ -92,25 +81,70 @@ afterEach(() => sim.clearFaults());
 
 const lastBody = (path: string) => sim.requestsTo(path).slice(-1)[0]?.body as Record<string, unknown>;
 
+/** A streamed answer that succeeded: the node asked for a stream, the chunks join to the item's `field`. */
+function expectStreamed(
+	run: { result: RunResult; chunks: StructuredChunk[] },
+	node: string,
+	path: string,
+	field: string,
+	text: string,
+): void {
+	expect(run.result.status).toBe('success');
+	// Stream left out of the options: the node asked the gateway for a stream by itself.
+	expect(lastBody(path).stream).toBe(true);
+	expect(run.result.output(node)[0].json[field]).toBe(text);
+	expectAnswer(run.chunks, 3);
+	expect(joined(run.chunks)).toBe(text);
+	for (const chunk of run.chunks) {
+		expect(chunk.metadata).toMatchObject({ nodeName: node, nodeId: 'gateway', itemIndex: 0, runIndex: 0 });
+	}
+}
+
+/**
+ * The stream breaks after `afterEvents` events, once with Stream on outside a
+ * chat (today's error) and once in a streaming execution: the same error, the
+ * chunks begin and a beginning of `text`, then n8n's own error chunk for the
+ * failed node (its description), and no end.
+ */
+async function expectDropped(
+	path: string,
+	node: string,
+	workflow: (parameters: Record<string, unknown>) => WorkflowJson,
+	parameters: Record<string, unknown>,
+	afterEvents: number,
+	text: string,
+): Promise<void> {
+	sim.inject({ path, fault: { kind: 'sse-drop', afterEvents } });
+	const today = await runWorkflow(workflow({ ...parameters, options: { stream: true } }), {
+		credentials: sim.credentials(),
+	});
+	sim.inject({ path, fault: { kind: 'sse-drop', afterEvents } });
+	const { result, chunks } = await runStreaming(sim, workflow(parameters));
+	expect(result.status).toBe('error');
+	const error = result.nodeError(node);
+	expect(error?.message).toMatch(/stream failed: the connection to the gateway broke mid-stream/);
+	expect(error?.message).toBe(today.nodeError(node)?.message);
+	expect(error?.description).toBe(today.nodeError(node)?.description);
+	const kinds = types(chunks);
+	expect(kinds[0]).toBe('begin');
+	expect(kinds).not.toContain('end');
+	expect(kinds.filter((kind) => kind === 'error')).toHaveLength(1);
+	expect(chunks.at(-1)).toMatchObject({
+		type: 'error',
+		content: error?.description,
+		metadata: { nodeName: node },
+	});
+	// What arrived before the break was streamed: a beginning of the answer.
+	expect(joined(chunks).length).toBeGreaterThan(0);
+	expect(text.startsWith(joined(chunks))).toBe(true);
+}
+
 describe("Message → Create streaming into n8n's chat", () => {
 	it('streams the text deltas in order (begin, item…, end), joined equal to the item, which is unchanged', async () => {
 		const parameters = { thinking: 'adaptive', ...turn('Stream me into the chat, word by word. Then stop.') };
-		const { result, chunks } = await runStreaming(sim, messageWorkflow(parameters));
-		expect(result.status).toBe('success');
-		// Stream left out of the options: the node asked the gateway for a stream by itself.
-		expect(lastBody('/v1/messages').stream).toBe(true);
-		const item = result.output(MESSAGE)[0].json;
-		expect(item.text).toBe('Stream me into the chat, word by word.');
-		expectAnswer(chunks, 3);
-		expect(joined(chunks)).toBe(item.text);
-		for (const chunk of chunks) {
-			expect(chunk.metadata).toMatchObject({
-				nodeName: MESSAGE,
-				nodeId: 'gateway',
-				itemIndex: 0,
-				runIndex: 0,
-			});
-		}
+		const run = await runStreaming(sim, messageWorkflow(parameters));
+		expectStreamed(run, MESSAGE, '/v1/messages', 'text', 'Stream me into the chat, word by word.');
+		const { result, chunks } = run;
 		// Thinking deltas are not chat text.
 		expect(chunks.some((chunk) => String(chunk.content ?? '').includes('The user wrote'))).toBe(false);
 
@@ -174,31 +208,14 @@ describe("Message → Create streaming into n8n's chat", () => {
 	});
 
 	it("a stream dropped mid-way fails with today's error; n8n then sends its error chunk (no end)", async () => {
-		const parameters = turn('This stream will break before it ends. Sorry.');
-		sim.inject({ path: '/v1/messages', fault: { kind: 'sse-drop', afterEvents: 5 } });
-		const today = await runWorkflow(messageWorkflow({ ...parameters, options: { stream: true } }), {
-			credentials: sim.credentials(),
-		});
-		sim.inject({ path: '/v1/messages', fault: { kind: 'sse-drop', afterEvents: 5 } });
-		const { result, chunks } = await runStreaming(sim, messageWorkflow(parameters));
-		expect(result.status).toBe('error');
-		expect(today.nodeError(MESSAGE)?.message).toMatch(
-			/^The message stream failed: the connection to the gateway broke mid-stream/,
+		await expectDropped(
+			'/v1/messages',
+			MESSAGE,
+			messageWorkflow,
+			turn('This stream will break before it ends. Sorry.'),
+			5,
+			'This stream will break before it ends.',
 		);
-		expect(result.nodeError(MESSAGE)?.message).toBe(today.nodeError(MESSAGE)?.message);
-		expect(result.nodeError(MESSAGE)?.description).toBe(today.nodeError(MESSAGE)?.description);
-		const kinds = types(chunks);
-		expect(kinds[0]).toBe('begin');
-		expect(kinds).not.toContain('end');
-		// The engine's error chunk for the failed node (n8n's convention: its description).
-		expect(chunks.at(-1)).toMatchObject({
-			type: 'error',
-			content: result.nodeError(MESSAGE)?.description,
-			metadata: { nodeName: MESSAGE },
-		});
-		expect(kinds.filter((kind) => kind === 'error')).toHaveLength(1);
-		// What arrived before the break was streamed: a beginning of the answer.
-		expect('This stream will break before it ends.'.startsWith(joined(chunks))).toBe(true);
 	});
 
 	it('a truncated stream under continue-on-fail: the error item as today, and the node closes the answer with an error chunk', async () => {
@@ -224,40 +241,15 @@ describe("Message → Create streaming into n8n's chat", () => {
 	});
 
 	it('as an AI Agent tool in a streaming execution: no chunks, and no stream asked for', async () => {
-		const workflow = {
-			name: 'agent tool chat test',
-			nodes: [
-				{
-					id: 's',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{ id: 'a', name: 'Agent', type: TEST_AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
-				{
-					id: 't',
-					name: 'Gateway Tool',
-					type: GATEWAY_TOOL_TYPE,
-					typeVersion: 1,
-					position: [200, 200],
-					parameters: {
-						toolDescription: 'Answers',
-						resource: 'message',
-						operation: 'create',
-						model: 'chat-model-1',
-						turns: { turn: [{ role: 'user', text: "={{ $fromAI('question', 'The question', 'string') }}" }] },
-					},
-					credentials: { generationGatewayApiKeyApi: { id: '1', name: 'Gateway' } },
-				},
-			],
-			connections: {
-				Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
-				'Gateway Tool': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+		const workflow = agentWorkflow(
+			{
+				resource: 'message',
+				operation: 'create',
+				model: 'chat-model-1',
+				turns: { turn: [{ role: 'user', text: "={{ $fromAI('question', 'The question', 'string') }}" }] },
 			},
-			settings: { executionOrder: 'v1' },
-		} as unknown as WorkflowJson;
+			'generationGatewayApiKeyApi',
+		);
 		const { result, chunks } = await runStreaming(sim, workflow, {
 			input: [{ json: { toolArgs: { question: 'Asked by the agent. Fine.' } } }],
 		});
@@ -274,14 +266,9 @@ describe("Response → Create streaming into n8n's chat", () => {
 			inputText: 'Stream the response into the chat. Thanks.',
 			options: { reasoningSummary: 'detailed' },
 		};
-		const { result, chunks } = await runStreaming(sim, responseWorkflow(parameters));
-		expect(result.status).toBe('success');
-		expect(lastBody('/v1/responses').stream).toBe(true);
-		const item = result.output(RESPONSE)[0].json;
-		expect(item.output_text).toBe('Stream the response into the chat.');
-		expectAnswer(chunks, 3);
-		expect(joined(chunks)).toBe(item.output_text);
-		expect(chunks.every((chunk) => chunk.metadata.nodeName === RESPONSE)).toBe(true);
+		const run = await runStreaming(sim, responseWorkflow(parameters));
+		expectStreamed(run, RESPONSE, '/v1/responses', 'output_text', 'Stream the response into the chat.');
+		const { result, chunks } = run;
 		expect(chunks.some((chunk) => String(chunk.content ?? '').includes('Read the input'))).toBe(false);
 
 		const plain = await runWorkflow(responseWorkflow(parameters), { credentials: sim.credentials() });
@@ -310,23 +297,14 @@ describe("Response → Create streaming into n8n's chat", () => {
 	});
 
 	it("a stream dropped mid-way fails with today's error; n8n then sends its error chunk", async () => {
-		const parameters = { inputText: 'This response breaks in the middle of its text. Sorry.' };
-		sim.inject({ path: '/v1/responses', fault: { kind: 'sse-drop', afterEvents: 8 } });
-		const today = await runWorkflow(responseWorkflow({ ...parameters, options: { stream: true } }), {
-			credentials: sim.credentials(),
-		});
-		sim.inject({ path: '/v1/responses', fault: { kind: 'sse-drop', afterEvents: 8 } });
-		const { result, chunks } = await runStreaming(sim, responseWorkflow(parameters));
-		expect(result.status).toBe('error');
-		expect(result.nodeError(RESPONSE)?.message).toMatch(
-			/^The response stream failed: the connection to the gateway broke/,
+		await expectDropped(
+			'/v1/responses',
+			RESPONSE,
+			responseWorkflow,
+			{ inputText: 'This response breaks in the middle of its text. Sorry.' },
+			8,
+			'This response breaks in the middle of its text.',
 		);
-		expect(result.nodeError(RESPONSE)?.message).toBe(today.nodeError(RESPONSE)?.message);
-		expect(types(chunks)[0]).toBe('begin');
-		expect(types(chunks)).not.toContain('end');
-		expect(chunks.at(-1)).toMatchObject({ type: 'error', metadata: { nodeName: RESPONSE } });
-		expect(joined(chunks).length).toBeGreaterThan(0);
-		expect('This response breaks in the middle of its text.'.startsWith(joined(chunks))).toBe(true);
 	});
 
 	it('a response that ends "failed" under continue-on-fail: the error item as today, closed with an error chunk', async () => {
