@@ -5,6 +5,8 @@
  *             community package: every example, the trigger's production URL,
  *             Create and Wait by callback with several items, the AI tool
  *   browser   the editor in Chromium on that same n8n (node panel, forms)
+ *   chat      on that same n8n, a public Chat Trigger in response mode
+ *             Streaming → Message → Create: the chat answer streams (chat.ts)
  *   registry  a fresh n8n installs the package from a local npm registry
  *             through its own Community Nodes installer, runs it, uninstalls it
  *   queue     main + worker + webhook process, Redis, PostgreSQL, binary data
@@ -33,7 +35,7 @@ import {
 	type Context,
 } from './workflows';
 
-const PARTS = ['single', 'browser', 'registry', 'queue'] as const;
+const PARTS = ['single', 'browser', 'chat', 'registry', 'queue'] as const;
 type Part = (typeof PARTS)[number];
 
 function certificate(dir: string): Certificate {
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
 		);
 		checks.note(`simulator on ${sim.url}`);
 
-		if (parts.has('single') || parts.has('browser')) {
+		if (parts.has('single') || parts.has('browser') || parts.has('chat')) {
 			const home = join(work, 'single');
 			mkdirSync(join(home, '.n8n'), { recursive: true });
 			installPacked(join(home, '.n8n'), packed.tarball, packed.version);
@@ -131,6 +133,17 @@ async function main(): Promise<void> {
 						await runCallbackWait(ctx, 3);
 					} catch (error) {
 						checks.broke('callback wait', error);
+					}
+				});
+			}
+			if (parts.has('chat')) {
+				checks.begin("single instance: streaming into n8n's chat (Chat Trigger → Message Create)");
+				const { runChat } = await import('./chat');
+				await checks.timed('chat: streaming', async () => {
+					try {
+						await runChat(ctx);
+					} catch (error) {
+						checks.broke('chat streaming', error);
 					}
 				});
 			}
