@@ -130,14 +130,27 @@ async function keepState(ctx: IExecuteFunctions, prefix: string, state: Callback
 	return Object.entries(entries).every(([key, value]) => kept[key] === value);
 }
 
+/**
+ * Stored task lists this process has read, by file id: a file is written
+ * once and never changed, and a batch of hundreds of tasks sends its final
+ * callbacks together, so each is read from the store once, not per callback.
+ */
+const storedStates = new Map<string, CallbackState>();
+const STORED_STATES_KEPT = 16;
+
 /** The task list a waiting execution kept (undefined: it waits for none); rejects when its file cannot be read. */
 async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<CallbackState | undefined> {
 	const data = ctx.customData.getAll();
 	const fileId = storedStateId(prefix, data);
 	if (fileId === undefined) return decodeState(prefix, data);
+	const known = storedStates.get(fileId);
+	if (known) return known;
 	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
 	const state = parseStateText(text);
 	if (!state) throw new Error(`the stored task list (${fileId}) is damaged`);
+	storedStates.set(fileId, state);
+	// The oldest goes first: a map keeps the order its keys were added in.
+	if (storedStates.size > STORED_STATES_KEPT) storedStates.delete(storedStates.keys().next().value!);
 	return state;
 }
 
