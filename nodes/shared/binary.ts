@@ -1,6 +1,8 @@
+import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { PayloadFile } from './base64Payload';
 import { refusal } from './validation';
 
 /**
@@ -58,19 +60,98 @@ export function binaryPropertyName(index: number, base = 'data'): string {
 	return index === 0 ? base : `${base}_${index}`;
 }
 
-/** A file read from an input item's binary property. */
-export interface InputFile {
-	bytes: Buffer;
+/** Bytes of a file read from n8n's binary store at a time: a multiple of 3, so chunks encode to base64 on their own. */
+const STORE_CHUNK_BYTES = 3 * 64 * 1024;
+/** Bytes of an in-memory file handed on at a time: a multiple of 3. */
+const BUFFER_CHUNK_BYTES = 3 * 64 * 1024;
+
+/** A file already in memory (a Buffer), read in slices of it. */
+export function bufferFile(bytes: Buffer, name?: string): PayloadFile {
+	return {
+		size: bytes.length,
+		name,
+		async *chunks() {
+			for (let start = 0; start < bytes.length; start += BUFFER_CHUNK_BYTES) {
+				yield bytes.subarray(start, Math.min(start + BUFFER_CHUNK_BYTES, bytes.length));
+			}
+		},
+	};
+}
+
+/** The helpers a file kept in n8n's binary store is read through. */
+type StoreHelpers = Partial<Pick<IExecuteFunctions['helpers'], 'getBinaryStream' | 'getBinaryMetadata'>>;
+
+/**
+ * A file in n8n's binary store (filesystem, S3, database: a binary with an
+ * `id`), opened afresh each time it is read and read a chunk at a time: it
+ * is never held whole. Its size is the store's record of it (else the
+ * item's); undefined when neither is known or the store cannot stream (an
+ * n8n without getBinaryStream), for the caller to read the file whole.
+ */
+export async function storedFile(
+	helpers: StoreHelpers,
+	binary: IBinaryData,
+	name?: string,
+): Promise<PayloadFile | undefined> {
+	const id = binary.id;
+	const { getBinaryStream, getBinaryMetadata } = helpers;
+	if (!id || typeof getBinaryStream !== 'function') return undefined;
+	let size: unknown = binary.bytes;
+	if (typeof getBinaryMetadata === 'function') {
+		try {
+			const recorded = (await getBinaryMetadata(id)).fileSize as unknown;
+			if (typeof recorded === 'number') size = recorded;
+		} catch {
+			// No record (an older store): the item's own count, else the file is read whole.
+		}
+	}
+	if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return undefined;
+	return {
+		size,
+		name,
+		disposable: true,
+		async *chunks() {
+			const stream = await getBinaryStream(id, STORE_CHUNK_BYTES);
+			try {
+				for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+					yield typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+				}
+			} finally {
+				stream.destroy();
+			}
+		},
+	};
+}
+
+/** The first `count` bytes of a file (fewer when it is shorter); the rest is not read. */
+export async function firstBytes(file: PayloadFile, count: number): Promise<Buffer> {
+	const pieces: Buffer[] = [];
+	let got = 0;
+	for await (const chunk of file.chunks()) {
+		pieces.push(Buffer.from(chunk.subarray(0, count - got)));
+		got += pieces[pieces.length - 1].length;
+		if (got >= count) break;
+	}
+	return Buffer.concat(pieces);
+}
+
+/** A file read from an input item's binary property: its bytes are read when the request is sent. */
+export interface InputFile extends PayloadFile {
 	mimeType: string;
 	fileName?: string;
 	extension?: string;
 }
 
+/** Enough of a file's start for sniffMediaType. */
+const SNIFF_BYTES = 16;
+
 /**
- * Reads a binary property of an input item for sending. Refuses, naming the
+ * Finds a binary property of an input item for sending. Refuses, naming the
  * form field, when the property is missing or its MIME type (as n8n recorded
  * it, else as the bytes show) is not one `accepts` takes; `expected` says
- * what is accepted, e.g. "an image".
+ * what is accepted, e.g. "an image". A file in n8n's binary store is not
+ * read here (only its first bytes when no MIME type was recorded): the
+ * request reads it as it is sent (base64Payload.ts).
  */
 export async function readBinaryFile(
 	ctx: IExecuteFunctions,
@@ -90,11 +171,12 @@ export async function readBinaryFile(
 			itemIndex,
 		);
 	}
-	const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
-	const mimeType = (binary.mimeType || sniffMediaType(bytes)?.mimeType || 'application/octet-stream')
-		.split(';')[0]
-		.trim()
-		.toLowerCase();
+	const label = binary.fileName || name;
+	const file =
+		(await storedFile(ctx.helpers, binary, label)) ??
+		bufferFile(await ctx.helpers.getBinaryDataBuffer(itemIndex, name), label);
+	const recorded = binary.mimeType || (sniffMediaType(await firstBytes(file, SNIFF_BYTES))?.mimeType ?? '');
+	const mimeType = (recorded || 'application/octet-stream').split(';')[0].trim().toLowerCase();
 	if (!where.accepts(mimeType)) {
 		throw refusal(
 			ctx.getNode(),
@@ -103,7 +185,7 @@ export async function readBinaryFile(
 			itemIndex,
 		);
 	}
-	return { bytes, mimeType, fileName: binary.fileName, extension: binary.fileExtension };
+	return { ...file, mimeType, fileName: binary.fileName, extension: binary.fileExtension };
 }
 
 /** A MIME type test for one top-level type, e.g. `mediaOfType('image')` accepts image/png. */
@@ -140,6 +222,19 @@ export function readableFromStream(stream: unknown): ReadableFrom | undefined {
 		prototype = Object.getPrototypeOf(prototype);
 	}
 	return undefined;
+}
+
+let nodeReadable: ReadableFrom | undefined;
+
+/**
+ * Node's `Readable.from`, for streams the package makes itself (a request
+ * body): found on the prototype chain of a crypto Hash, a Node Transform
+ * stream (package code may import crypto but not node:stream).
+ */
+export function nodeReadableFrom(): ReadableFrom {
+	nodeReadable ??= readableFromStream(createHash('sha256'));
+	if (!nodeReadable) throw new Error("Node's Readable class was not found on a crypto Hash");
+	return nodeReadable;
 }
 
 /**

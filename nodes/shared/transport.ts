@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { StreamedBody } from './base64Payload';
 import { credentialForPath } from './credentials';
 import {
 	describeGatewayError,
@@ -33,8 +34,11 @@ export interface GatewayRequest {
 	method: 'GET' | 'POST';
 	/** Path under the Base URL, e.g. `/v1/user/balance`. Picks the credential. */
 	path: string;
-	/** A JSON body: an object, or JSON already written as bytes (see base64Payload.ts). */
-	body?: IDataObject | Buffer;
+	/**
+	 * A JSON body: an object, JSON already written as bytes, or JSON written as
+	 * it is sent, files read from n8n's binary store on the way (base64Payload.ts).
+	 */
+	body?: IDataObject | Buffer | StreamedBody;
 	headers?: IDataObject;
 	/** `read` may be retried; `create` costs credit and is only retried when it surely did not arrive. */
 	kind: RequestKind;
@@ -129,12 +133,66 @@ async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The body of a request: an object is serialised by n8n; JSON bytes are sent as they are, typed as JSON. */
+/**
+ * The body of a request: an object is serialised by n8n; JSON bytes are sent
+ * as they are, typed as JSON; a streamed body goes with its exact length (so
+ * it is not sent chunked) and is opened for each send by `sendOnce`.
+ */
 function jsonBody(body: GatewayRequest['body']): Pick<IHttpRequestOptions, 'body' | 'json'> & {
 	contentType?: IDataObject;
 } {
+	if (body instanceof StreamedBody) {
+		return {
+			body: body as unknown as IHttpRequestOptions['body'],
+			json: false,
+			contentType: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+		};
+	}
 	if (!Buffer.isBuffer(body)) return { body, json: body !== undefined };
 	return { body, json: false, contentType: { 'Content-Type': 'application/json' } };
+}
+
+/** A response body that is still being read: a Readable that has not closed. */
+function openStream(body: unknown): { once(event: 'close', listener: () => void): unknown } | undefined {
+	const stream = body as { once?: unknown; closed?: boolean; destroyed?: boolean } | undefined;
+	if (!stream || typeof stream.once !== 'function' || stream.closed || stream.destroyed) return undefined;
+	return stream as { once(event: 'close', listener: () => void): unknown };
+}
+
+/**
+ * One send through n8n's authenticated helper. n8n's client (axios) pipes a
+ * Readable body into the request as the connection takes it, with the
+ * Content-Length given, and reads it once: a streamed body is opened afresh
+ * for each send (a retry, a 307/308 redirect), reading its files from the
+ * binary store again. A body left unread (the connection failed, the gateway
+ * answered early) is closed, letting its files go: at once, or once a
+ * streamed answer has been read (closing it before would abort that answer).
+ */
+async function sendOnce(
+	ctx: GatewayContext,
+	credential: string,
+	options: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	const helper = ctx.helpers.httpRequestWithAuthentication;
+	if (!(options.body instanceof StreamedBody)) {
+		return (await helper.call(ctx, credential, options)) as IN8nHttpFullResponse;
+	}
+	const stream = options.body.open();
+	let response: IN8nHttpFullResponse | undefined;
+	try {
+		response = (await helper.call(ctx, credential, {
+			...options,
+			body: stream as unknown as IHttpRequestOptions['body'],
+		})) as IN8nHttpFullResponse;
+	} finally {
+		if (!response) stream.destroy(); // the send failed: its body is not read any further
+	}
+	if (!stream.readableEnded && !stream.destroyed) {
+		const answer = openStream(response.body);
+		if (answer) answer.once('close', () => stream.destroy());
+		else stream.destroy();
+	}
+	return response;
 }
 
 /** A response body as Node's HTTP client gives it: a Readable. */
@@ -231,11 +289,7 @@ async function sendWithinOrigin(
 	let current = firstUrl;
 	let hopOptions = options;
 	for (let hop = 0; ; hop++) {
-		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			credential,
-			hopOptions,
-		)) as IN8nHttpFullResponse;
+		const response = await sendOnce(ctx, credential, hopOptions);
 		const location = headerValue(response.headers, 'location');
 		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) return response;
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();

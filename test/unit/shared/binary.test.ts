@@ -5,12 +5,15 @@
  * MIME tests the operations use. The MIME type is n8n's record of the file,
  * else what its bytes show; parameters (`; charset=...`) and case are ignored.
  */
+import { Readable } from 'node:stream';
+
 import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CACHED_CONTENT_FILE } from '../../../nodes/GenerationGateway/actions/cachedContent/body';
 import { MESSAGE_FILE } from '../../../nodes/GenerationGateway/actions/message/body';
 import { videoMaterial } from '../../../nodes/GenerationGateway/actions/video/request';
+import type { PayloadFile } from '../../../nodes/shared/base64Payload';
 import { readBinaryFile } from '../../../nodes/shared/binary';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
@@ -120,6 +123,13 @@ const refused: Array<[Member, string, Buffer, string]> = [
 	],
 ];
 
+/** All the bytes of a file, read the way a request reads it. */
+async function bytesOf(file: PayloadFile): Promise<Buffer> {
+	const pieces: Buffer[] = [];
+	for await (const piece of file.chunks()) pieces.push(Buffer.from(piece));
+	return Buffer.concat(pieces);
+}
+
 const read = (member: Member, ctx: IExecuteFunctions, property = 'file') =>
 	readBinaryFile(ctx, 0, property, { field: 'The Field', ...MEMBERS[member] });
 
@@ -127,7 +137,8 @@ describe('readBinaryFile: which files each member takes', () => {
 	it.each(accepted)('%s takes a file recorded as "%s"', async (member, recorded, bytes, sent) => {
 		const file = await read(member, contextWith({ file: { bytes, mimeType: recorded } }));
 		expect(file.mimeType).toBe(sent);
-		expect(file.bytes.equals(bytes)).toBe(true);
+		expect((await bytesOf(file)).equals(bytes)).toBe(true);
+		expect(file.size).toBe(bytes.length);
 	});
 
 	it.each(refused)('%s refuses a file recorded as "%s"', async (member, recorded, bytes, problem) => {
@@ -159,5 +170,93 @@ describe('readBinaryFile: which files each member takes', () => {
 		expect((error as NodeOperationError).description).toBe(
 			'The request was not sent to the gateway, so no credit was spent.',
 		);
+	});
+});
+
+describe('readBinaryFile: a file in the binary store is read when the request is sent, never whole', () => {
+	const PHOTO = Buffer.concat([PNG, Buffer.alloc(1000, 7)]);
+
+	/** An item whose binary is in n8n's store (an id), read through getBinaryStream in chunks. */
+	function storeContext(options: {
+		mimeType?: string;
+		bytes?: number;
+		metadata?: () => Promise<{ fileSize: number }>;
+		stream?: boolean;
+	}) {
+		const log = { opened: 0, destroyed: 0, chunkSizes: [] as Array<number | undefined>, buffers: 0 };
+		const binary: IBinaryData = {
+			id: 'filesystem-v2:workflows/1/executions/1/binary_data/abc',
+			data: 'filesystem-v2',
+			mimeType: options.mimeType ?? 'image/png',
+			fileName: 'photo.png',
+			bytes: options.bytes,
+		};
+		const node = { name: 'Gateway', type: 'n8n-nodes-generation-gateway.generationGateway' } as INode;
+		const helpers: Record<string, unknown> = {
+			getBinaryDataBuffer: async () => {
+				log.buffers++;
+				return PHOTO;
+			},
+			getBinaryMetadata: options.metadata ?? (async () => ({ fileSize: PHOTO.length })),
+		};
+		if (options.stream !== false) {
+			helpers.getBinaryStream = async (id: string, chunkSize?: number) => {
+				expect(id).toBe(binary.id);
+				log.opened++;
+				log.chunkSizes.push(chunkSize);
+				const stream = Readable.from([PHOTO.subarray(0, 10), PHOTO.subarray(10, 500), PHOTO.subarray(500)]);
+				stream.once('close', () => log.destroyed++);
+				return stream;
+			};
+		}
+		const ctx = {
+			getNode: () => node,
+			getInputData: () => [{ json: {}, binary: { file: binary } }],
+			helpers,
+		} as unknown as IExecuteFunctions;
+		return { ctx, log };
+	}
+
+	it('finds the file and its size without reading it; each read opens the store anew, in chunks of 192 KB', async () => {
+		const { ctx, log } = storeContext({});
+		const file = await read('video frame', ctx);
+		expect({ size: file.size, mimeType: file.mimeType, fileName: file.fileName }).toEqual({
+			size: PHOTO.length,
+			mimeType: 'image/png',
+			fileName: 'photo.png',
+		});
+		expect(log.opened).toBe(0);
+		expect((await bytesOf(file)).equals(PHOTO)).toBe(true);
+		expect((await bytesOf(file)).equals(PHOTO)).toBe(true);
+		expect(log).toMatchObject({ opened: 2, destroyed: 2, chunkSizes: [196_608, 196_608], buffers: 0 });
+	});
+
+	it('without a recorded MIME type, only the first chunk is read to recognise it, and the stream closed', async () => {
+		const { ctx, log } = storeContext({ mimeType: '' });
+		const file = await read('video frame', ctx);
+		expect(file.mimeType).toBe('image/png');
+		await new Promise((resolve) => setImmediate(resolve)); // 'close' follows destroy
+		expect(log).toMatchObject({ opened: 1, destroyed: 1, buffers: 0 });
+	});
+
+	it("the size is the store's record, else the item's count; with neither the file is read whole", async () => {
+		const missing = async () => {
+			throw new Error('no metadata');
+		};
+		const recorded = storeContext({ bytes: 5, metadata: async () => ({ fileSize: PHOTO.length }) });
+		expect((await read('video frame', recorded.ctx)).size).toBe(PHOTO.length);
+		const counted = storeContext({ bytes: PHOTO.length, metadata: missing });
+		expect((await read('video frame', counted.ctx)).size).toBe(PHOTO.length);
+		expect(counted.log.buffers).toBe(0);
+		const unknown = storeContext({ metadata: missing });
+		expect((await bytesOf(await read('video frame', unknown.ctx))).equals(PHOTO)).toBe(true);
+		expect(unknown.log).toMatchObject({ opened: 0, buffers: 1 });
+	});
+
+	it('an n8n without getBinaryStream reads the file whole, as before', async () => {
+		const { ctx, log } = storeContext({ stream: false });
+		const file = await read('video frame', ctx);
+		expect((await bytesOf(file)).equals(PHOTO)).toBe(true);
+		expect(log.buffers).toBe(1);
 	});
 });

@@ -47,7 +47,7 @@ async function readTurns(
 				field: `Turns (#${n + 1} Binary Properties)`,
 				...CACHED_CONTENT_FILE,
 			});
-			files.push(inlineDataPart(file.mimeType, payload.embed(file.bytes)));
+			files.push(inlineDataPart(file.mimeType, payload.embed(file)));
 		}
 		contents.push({ role: turn.role, parts: turnParts(String(turn.text ?? ''), files) });
 	}

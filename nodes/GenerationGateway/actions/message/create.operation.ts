@@ -39,7 +39,7 @@ async function readTurns(
 		const files: IDataObject[] = [];
 		for (const name of names) {
 			const file = await readBinaryFile(ctx, itemIndex, name, { field, ...MESSAGE_FILE });
-			files.push(fileBlock(file.mimeType, payload.embed(file.bytes)));
+			files.push(fileBlock(file.mimeType, payload.embed(file)));
 		}
 		messages.push({ role: turn.role, content: turnContent(String(turn.text ?? ''), files) });
 	}

@@ -38,7 +38,7 @@ async function binaryDataUrl(
 	kind: VideoReferenceInput['kind'],
 ): Promise<string> {
 	const file = await readBinaryFile(ctx, itemIndex, property, { field, ...videoMaterial(kind) });
-	return payload.embed(file.bytes, videoBinaryDataUrlPrefix(file.mimeType));
+	return payload.embed(file, videoBinaryDataUrlPrefix(file.mimeType));
 }
 
 /**
