@@ -1,9 +1,11 @@
 /**
  * Peak memory for sending one 20 MB binary as base64 inside a JSON
  * body (Video → Create with the binary as First Frame, a data URL). The node
- * writes the base64 straight into the request bytes (nodes/shared/base64Payload.ts);
- * a naive build holds the base64 string, the data URL, the JSON text and the
- * request buffer besides the file.
+ * streams the body, reading the file from n8n's store a chunk at a time and
+ * writing its base64 on the way (nodes/shared/base64Payload.ts; P11,
+ * p11-streamed-inputs, measures 20 and 200 MB by resident memory); a naive
+ * build holds the file, the base64 string, the data URL, the JSON text and
+ * the request buffer.
  *
  * The workflow runs in a child process (started with --expose-gc) so that the
  * simulator, which parses the 27 MB request, does not count. A first, unmeasured
@@ -18,116 +20,22 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../../harness';
-import { disposeHarness, registerNodeType, runWorkflow } from '../../harness';
+import { disposeHarness } from '../../harness';
 import { startSimulator } from '../../simulator/server';
 import type { Peaks } from '../memory';
 import { measurePeaks, runMeasuringChild } from '../memory';
+import { sendPicture, storedPicture } from '../stored-picture';
 
 export const title = 'peak memory for sending one 20 MB binary as base64 in a JSON body';
 
 const MB = 1024 * 1024;
 const FILE_BYTES = 20 * MB;
 
-/** Stores `size` bytes with a PNG signature as binary `data` (n8n's filesystem mode: on disk, not in the item). */
-function pictureMaker(size: number): INodeType {
-	return {
-		description: {
-			displayName: 'Picture Maker',
-			name: 'pictureMaker',
-			group: ['transform'],
-			version: 1,
-			description: 'bench only',
-			defaults: { name: 'Picture Maker' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
-		},
-		async execute(this: IExecuteFunctions) {
-			const bytes = randomBytes(size);
-			Buffer.from('89504e470d0a1a0a', 'hex').copy(bytes);
-			const data = await this.helpers.prepareBinaryData(bytes, 'picture.png', 'image/png');
-			return [[{ json: {}, binary: { data }, pairedItem: { item: 0 } }]];
-		},
-	};
-}
-
-const trigger = {
-	id: 's',
-	name: 'Start',
-	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-
-/** Start → Picture Maker: stores the picture in n8n's binary store. */
-function makerWorkflow(): WorkflowJson {
-	return {
-		name: 'binary upload bench: make the file',
-		nodes: [
-			trigger,
-			{
-				id: 'p',
-				name: 'Picture',
-				type: 'bench.pictureMaker',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: {},
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Picture', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
-}
-
-/** Start (emitting the stored picture's item) → Video → Create with the binary as First Frame. */
-function sendWorkflow(): WorkflowJson {
-	return {
-		name: 'binary upload bench: send the file',
-		nodes: [
-			trigger,
-			{
-				id: 'v',
-				name: 'Video',
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: {
-					resource: 'video',
-					operation: 'create',
-					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-					prompt: 'bench',
-					duration: 5,
-					firstFrameSource: 'binary',
-					firstFrameBinary: 'data',
-				},
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Video', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as unknown as WorkflowJson;
-}
-
-/** Stores a picture of `size` bytes; returns its item (the binary is a reference to the store). */
-async function storedPicture(size: number): Promise<INodeExecutionData> {
-	registerNodeType('bench.pictureMaker', pictureMaker(size));
-	const made = await runWorkflow(makerWorkflow());
-	const [item] = made.output('Picture');
-	if (!item?.binary?.data?.id) throw new Error('the picture was not stored in the filesystem store');
-	return { json: {}, binary: item.binary };
-}
-
 async function child(url: string, token: string): Promise<void> {
 	const credentials = { generationGatewayBearerApi: { baseUrl: url, token } };
-	const send = async (input: INodeExecutionData) => {
-		const result = await runWorkflow(sendWorkflow(), { credentials, input: [input] });
-		if (result.status !== 'success') throw new Error(`run failed: ${result.error?.message}`);
-	};
+	const send = async (input: INodeExecutionData) => await sendPicture(input, credentials);
 	await send(await storedPicture(1024)); // warm-up: engine, node, HTTP agent
 	const picture = await storedPicture(FILE_BYTES);
 	const node = await measurePeaks(async () => await send(picture), true);
