@@ -221,6 +221,8 @@ export interface WaitingDelivery extends WaitingAnswer {
 	request: unknown;
 	/** Time spent answering (webhook() and, when it resumed, the rest of the run). */
 	ms: number;
+	/** When the answer was done (ms since the epoch). */
+	endedAt: number;
 }
 
 /** The status column n8n's route reads: waiting until a resume wins, then running, then the end. */
@@ -291,7 +293,8 @@ export class WaitingExecutions {
 	async deliver(executionId: string, request: WaitingRequest): Promise<WaitingAnswer> {
 		const started = Date.now();
 		const answer = await this.answer(executionId, request);
-		this.deliveries.push({ ...answer, executionId, request: request.body, ms: Date.now() - started });
+		const endedAt = Date.now();
+		this.deliveries.push({ ...answer, executionId, request: request.body, ms: endedAt - started, endedAt });
 		this.settle(executionId);
 		return answer;
 	}

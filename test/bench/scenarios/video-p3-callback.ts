@@ -1,9 +1,12 @@
 /**
- * P3: Create and Wait in callback mode. Three items, tasks of 2-3 s; n8n is
+ * P3: Create and Wait in callback mode. Three items, tasks of 2-3 s, and a
+ * batch of 1,000 items, tasks of about 15 s, whose task list is too long for
+ * the execution's custom data (kept as a file in the binary store); n8n is
  * the harness's https stand-in (test/harness/resume.ts), so the execution's
  * resume URL is https and the simulator's callbacks resume it. Reported: polls
- * made while waiting (reads of a task before any of its callbacks said it was
- * final; target 0), the reads made after final callbacks, and the worker time
+ * (none: nothing reads on a timer), the reads of each task (once as the wait
+ * begins; reads of a task still running, made by another task's final
+ * callback that checks the batch; reads after it ended), downloads, and the worker time
  * held: time inside execute() plus time inside the webhook() calls (including
  * the resumed rest of the run), against the time the tasks took.
  */
@@ -13,82 +16,122 @@ import { WaitingWebhookServer } from '../../harness/resume';
 import { startSimulator } from '../../simulator';
 import { videoTasks } from '../../simulator/video/tasks';
 
-export const title = 'video Create and Wait, callback mode: polls and worker time held';
+export const title = 'video Create and Wait, callback mode: polls and worker time held (3 and 1,000 items)';
 
-const TASK_MS = [3000, 2000, 2500];
+/** One batch waited by callback: `taskMs[i]` is task i's length. */
+async function batch(
+	sim: Awaited<ReturnType<typeof startSimulator>>,
+	n8n: WaitingWebhookServer,
+	taskMs: number[],
+	maxConcurrency: number,
+): Promise<Record<string, string | number>> {
+	const workflow = {
+		name: 'p3',
+		nodes: [
+			{
+				id: 's',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'p3-video-node',
+				name: 'Video',
+				type: 'n8n-nodes-generation-gateway.generationGateway',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {
+					resource: 'video',
+					operation: 'createAndWait',
+					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+					prompt: '={{ $json.prompt }}',
+					duration: 5,
+					requestOptions: { maxConcurrency },
+					waitOptions: { mode: 'callback', download: true },
+				},
+				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Video', type: 'main', index: 0 }]] } },
+	} as unknown as WorkflowJson;
+	const started = Date.now();
+	const waiting = await runWorkflow(workflow, {
+		credentials: sim.credentials(),
+		input: taskMs.map((ms, n) => ({ json: { prompt: `bench ${n} [after:${ms}]` } })),
+		instanceBaseUrl: n8n.url,
+	});
+	const executeEnded = Date.now();
+	if (waiting.status !== 'waiting') throw new Error(`the execution did not wait: ${waiting.status}`);
+	n8n.track(waiting);
+	const done = await n8n.finished(waiting.executionId, 120_000);
+	const totalMs = Date.now() - started;
+	const ids = waiting.output('Video').map((item) => String(item.json.id));
+	const out = done.output('Video');
+	if (
+		out.length !== ids.length ||
+		!out.every((item) => item.json.status === 'completed' && item.binary?.data)
+	) {
+		throw new Error('not every item completed with its video');
+	}
+	const tasks = videoTasks(sim);
+	let readsAsWaitBegan = 0;
+	let readsOfRunningTasks = 0;
+	let readsOfFinalTasks = 0;
+	for (const id of ids) {
+		const task = tasks.tasks.get(id)!;
+		for (const read of sim.requestsTo(`/v1/videos/${id}`, 'GET')) {
+			if (read.at <= executeEnded) readsAsWaitBegan++;
+			else if (read.at < task.createdAt + task.doneAfterMs) readsOfRunningTasks++;
+			else readsOfFinalTasks++;
+		}
+	}
+	const downloads = ids.reduce((sum, id) => sum + sim.requestsTo(`/files/videos/${id}.mp4`, 'GET').length, 0);
+	const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
+	// Callbacks are answered side by side: the time held is the time at least one answer was in progress.
+	const spans = mine.map((d) => [d.endedAt - d.ms, d.endedAt]).sort((a, b) => a[0] - b[0]);
+	let webhookMs = 0;
+	let coveredTo = 0;
+	for (const [from, to] of spans) {
+		if (to > coveredTo) webhookMs += to - Math.max(from, coveredTo);
+		coveredTo = Math.max(coveredTo, to);
+	}
+	const executeMs = executeEnded - started;
+	// The callback that resumed the execution answered once the rest of the run was over.
+	const resumedMs = mine.find((d) => d.resumed)?.ms ?? 0;
+	const perTask = (n: number) => (n / ids.length).toFixed(2);
+	return {
+		'execution status': `${waiting.status} -> ${done.status}`,
+		'custom data kept': Object.values(waiting.runExecutionData.resultData.metadata ?? {})
+			.map((value) => (String(value).startsWith('file:') ? 'a file id' : `${String(value).length} chars`))
+			.join(', '),
+		'reads per task: as the wait began / of running tasks (callback scans) / after final': `${perTask(readsAsWaitBegan)} / ${perTask(readsOfRunningTasks)} / ${perTask(readsOfFinalTasks)}`,
+		'downloads per task': perTask(downloads),
+		'callbacks received': mine.length,
+		'worker time: execute() + the resumed run (ms)': `${executeMs} + ${resumedMs}`,
+		// n8n's webhook handler: the main or webhook process in queue mode, never a worker.
+		'time with a callback being answered (ms)': webhookMs,
+		'longest task (ms)': Math.max(...taskMs),
+		'execution start to end (ms)': totalMs,
+		'worker time held / wall time': `${(((executeMs + resumedMs) / totalMs) * 100).toFixed(1)} %`,
+	};
+}
 
 export async function run(): Promise<Record<string, string | number>> {
 	const sim = await startSimulator();
 	const n8n = await WaitingWebhookServer.start(sim.credentials());
 	try {
-		const workflow = {
-			name: 'p3',
-			nodes: [
-				{
-					id: 's',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'p3-video-node',
-					name: 'Video',
-					type: 'n8n-nodes-generation-gateway.generationGateway',
-					typeVersion: 1,
-					position: [200, 0],
-					parameters: {
-						resource: 'video',
-						operation: 'createAndWait',
-						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-						prompt: '={{ $json.prompt }}',
-						duration: 5,
-						requestOptions: { maxConcurrency: 3 },
-						waitOptions: { mode: 'callback' },
-					},
-					credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'Video', type: 'main', index: 0 }]] } },
-		} as unknown as WorkflowJson;
-		const started = Date.now();
-		const waiting = await runWorkflow(workflow, {
-			credentials: sim.credentials(),
-			input: TASK_MS.map((ms, n) => ({ json: { prompt: `bench ${n} [after:${ms}]` } })),
-			instanceBaseUrl: n8n.url,
-		});
-		const executeMs = Date.now() - started;
-		n8n.track(waiting);
-		const done = await n8n.finished(waiting.executionId, 20_000);
-		const totalMs = Date.now() - started;
-		const ids = waiting.output('Video').map((item) => String(item.json.id));
-		const tasks = videoTasks(sim);
-		let pollsWhileWaiting = 0;
-		let readsAfterFinalCallbacks = 0;
-		// Before the first task became final, no callback could have asked for a read.
-		const firstFinal = Math.min(
-			...ids.map((id) => tasks.tasks.get(id)!.createdAt + tasks.tasks.get(id)!.doneAfterMs),
+		const small = await batch(sim, n8n, [3000, 2000, 2500], 3);
+		const large = await batch(
+			sim,
+			n8n,
+			Array.from({ length: 1000 }, (_, n) => 15_000 + (n % 10) * 100),
+			50,
 		);
-		for (const id of ids) {
-			for (const read of sim.requestsTo(`/v1/videos/${id}`, 'GET')) {
-				if (read.at < firstFinal) pollsWhileWaiting++;
-				else readsAfterFinalCallbacks++;
-			}
-		}
-		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
-		const webhookMs = mine.reduce((sum, d) => sum + d.ms, 0);
 		return {
-			'execution status': `${waiting.status} -> ${done.status}`,
-			'items (tasks)': ids.length,
-			'polls while waiting (target 0)': pollsWhileWaiting,
-			'gateway reads after final callbacks': readsAfterFinalCallbacks,
-			'callbacks received (non-final answered 200)': mine.length,
-			'worker time in execute() (ms)': executeMs,
-			'worker time in webhook() calls incl. resumed run (ms)': webhookMs,
-			'longest task (ms)': Math.max(...TASK_MS),
-			'execution start to end (ms)': totalMs,
-			'worker time held / wall time': `${(((executeMs + webhookMs) / totalMs) * 100).toFixed(1)} %`,
+			...Object.fromEntries(Object.entries(small).map(([key, value]) => [`3 items: ${key}`, value])),
+			...Object.fromEntries(Object.entries(large).map(([key, value]) => [`1,000 items: ${key}`, value])),
 		};
 	} finally {
 		await n8n.stop();
