@@ -234,10 +234,26 @@ function variantASchema() {
 		.passthrough();
 }
 
+/**
+ * Schemas already built: one per catalog model (variants B and C), one for
+ * variant A. A zod schema keeps no state between checks, and building one
+ * per item cost about 0.1 ms and 100 KB of garbage (P12: 1,000 items).
+ */
+const schemaByModel = new WeakMap<ImageModel, z.ZodType<Body>>();
+let variantA: z.ZodType<Body> | undefined;
+
 /** The schema that checks a request body for `modelId` (variant chosen by the catalog). */
 export function imageRequestSchema(modelId: string): z.ZodType<Body> {
 	const { variant, model } = imageVariantOf(modelId);
-	if (variant === 'B') return variantBSchema(model!) as unknown as z.ZodType<Body>;
-	if (variant === 'C') return variantCSchema(model!) as unknown as z.ZodType<Body>;
-	return variantASchema() as unknown as z.ZodType<Body>;
+	// Variants B and C come from a catalog entry (imageVariantOf), so `model` is set for them.
+	if (!model || (variant !== 'B' && variant !== 'C')) {
+		variantA ??= variantASchema() as unknown as z.ZodType<Body>;
+		return variantA;
+	}
+	let schema = schemaByModel.get(model);
+	if (!schema) {
+		schema = (variant === 'B' ? variantBSchema(model) : variantCSchema(model)) as unknown as z.ZodType<Body>;
+		schemaByModel.set(model, schema);
+	}
+	return schema;
 }
