@@ -189,7 +189,7 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		// that takes the callback.
 		checks.begin('queue mode: Create and Wait by callback, 300 items (task list kept in the binary store)');
 		try {
-			await runCallbackWait(ctx, 300, 20_000);
+			await runCallbackWait(ctx, 300, 20_000, 50);
 		} catch (error) {
 			checks.broke('callback wait, 300 items', error);
 		}

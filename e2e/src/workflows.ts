@@ -278,8 +278,17 @@ export async function runTriggerWorkflow(
 }
 
 /** Manual trigger -> three prompts as items -> Create and Wait in callback mode (download on). */
-export function callbackWorkflow(ids: Record<string, string>, items: number, afterMs: number): Workflow {
-	const prompts = Array.from({ length: items }, (_, i) => `Callback item ${i + 1} [after:${afterMs}]`);
+/** The prompt of item `i` (0-based): its task ends `afterMs` + i x `spreadMs` after its create. */
+const callbackPrompt = (i: number, afterMs: number, spreadMs: number) =>
+	`Callback item ${i + 1} [after:${afterMs + i * spreadMs}]`;
+
+export function callbackWorkflow(
+	ids: Record<string, string>,
+	items: number,
+	afterMs: number,
+	spreadMs = 0,
+): Workflow {
+	const prompts = Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, spreadMs));
 	return withCredentials(
 		{
 			name: `Create and Wait, callback mode, ${items} items`,
@@ -343,10 +352,21 @@ export function countEach(values: string[]): string {
 	return [...counts].map(([value, n]) => `${value}×${n}`).join(', ') || 'none';
 }
 
-export async function runCallbackWait(ctx: Context, items = 3, afterMs = 2500): Promise<ExecutionRecord> {
+/**
+ * A callback wait of `items` tasks ending `afterMs` (+ i x `spreadMs`) after their create. A spread
+ * keeps hundreds of final callbacks from reaching n8n in the same instant: each one makes n8n's route
+ * load the execution from its database, and a burst of them exhausted n8n's connection pool (queue
+ * mode, 300 tasks ending together: the REST API itself answered 500 for a minute).
+ */
+export async function runCallbackWait(
+	ctx: Context,
+	items = 3,
+	afterMs = 2500,
+	spreadMs = 0,
+): Promise<ExecutionRecord> {
 	const { n8n, sim, checks } = ctx;
 	const name = `callback-wait-${items}-items`;
-	const workflow = callbackWorkflow(ctx.credentials, items, afterMs);
+	const workflow = callbackWorkflow(ctx.credentials, items, afterMs, spreadMs);
 	const created = await n8n.createWorkflow(workflow);
 	const tasks = videoTasks(sim);
 	const requestsBefore = sim.requests.length;
@@ -372,7 +392,7 @@ export async function runCallbackWait(ctx: Context, items = 3, afterMs = 2500): 
 	let record: ExecutionRecord | undefined;
 	let failure: unknown;
 	try {
-		record = await n8n.waitExecution(executionId, 60_000);
+		record = await n8n.waitExecution(executionId, Math.max(60_000, items * 500));
 	} catch (error) {
 		failure = error;
 	}
@@ -392,7 +412,7 @@ export async function runCallbackWait(ctx: Context, items = 3, afterMs = 2500): 
 	checks.equal(
 		`${name}: item i is the task created for prompt i`,
 		output.map((i) => i.json.prompt),
-		Array.from({ length: items }, (_, i) => `Callback item ${i + 1} [after:${afterMs}]`),
+		Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, spreadMs)),
 	);
 	checks.ok(
 		`${name}: every item waited by callback, with no polls`,
