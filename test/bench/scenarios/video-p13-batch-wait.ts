@@ -26,11 +26,12 @@ import { disposeHarness, runWorkflow } from '../../harness';
 import type { LoggedRequest, Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { videoTasks } from '../../simulator/video/tasks';
+import { VIDEO_NODE, videoCallbackWorkflow } from '../../workflow/video-callback-workflow';
 
 export const title =
 	'video batch wait: Create and Wait (polling) and Wait for Completion over many items, tasks ending 12 s after create, Download on';
 
-const NODE = 'Video';
+const NODE = VIDEO_NODE;
 const TASK_MS = 12_000;
 /** A row's run is cancelled (and the row fails) after this long: no row can hang the bench. */
 const ROW_LIMIT_MS = 180_000;
@@ -85,35 +86,13 @@ function rowParameters(row: Row): Record<string, unknown> {
 					taskId: '={{ $json.id }}',
 					waitOptions: { download: true },
 				};
-	if (row.maxConcurrency !== undefined) parameters.requestOptions = { maxConcurrency: row.maxConcurrency };
+	// Empty Request Options: the node's default Max Concurrent Requests (1).
+	parameters.requestOptions = row.maxConcurrency === undefined ? {} : { maxConcurrency: row.maxConcurrency };
 	return parameters;
 }
 
-function workflow(parameters: Record<string, unknown>): WorkflowJson {
-	return {
-		name: 'P13 batch wait',
-		nodes: [
-			{
-				id: 't',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'v',
-				name: NODE,
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters,
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-			} as WorkflowJson['nodes'][number],
-		],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-	} as WorkflowJson;
-}
+/** The workflow of the video workflow tests (Start → Video → After), with the row's parameters. */
+const workflow = (parameters: Record<string, unknown>): WorkflowJson => videoCallbackWorkflow(parameters);
 
 const prompt = (i: number) => `bench item ${i} [after:${TASK_MS}]`;
 

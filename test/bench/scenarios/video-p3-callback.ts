@@ -10,11 +10,11 @@
  * held: time inside execute() plus time inside the webhook() calls (including
  * the resumed rest of the run), against the time the tasks took.
  */
-import type { WorkflowJson } from '../../harness';
 import { runWorkflow } from '../../harness';
 import { WaitingWebhookServer } from '../../harness/resume';
 import { startSimulator } from '../../simulator';
 import { videoTasks } from '../../simulator/video/tasks';
+import { VIDEO_NODE, videoCallbackWorkflow } from '../../workflow/video-callback-workflow';
 
 export const title = 'video Create and Wait, callback mode: polls and worker time held (3 and 1,000 items)';
 
@@ -25,37 +25,10 @@ async function batch(
 	taskMs: number[],
 	maxConcurrency: number,
 ): Promise<Record<string, string | number>> {
-	const workflow = {
-		name: 'p3',
-		nodes: [
-			{
-				id: 's',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'p3-video-node',
-				name: 'Video',
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: {
-					resource: 'video',
-					operation: 'createAndWait',
-					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-					prompt: '={{ $json.prompt }}',
-					duration: 5,
-					requestOptions: { maxConcurrency },
-					waitOptions: { mode: 'callback', download: true },
-				},
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Video', type: 'main', index: 0 }]] } },
-	} as unknown as WorkflowJson;
+	const workflow = videoCallbackWorkflow({
+		requestOptions: { maxConcurrency },
+		waitOptions: { mode: 'callback', download: true },
+	});
 	const started = Date.now();
 	const waiting = await runWorkflow(workflow, {
 		credentials: sim.credentials(),
@@ -67,8 +40,8 @@ async function batch(
 	n8n.track(waiting);
 	const done = await n8n.finished(waiting.executionId, 120_000);
 	const totalMs = Date.now() - started;
-	const ids = waiting.output('Video').map((item) => String(item.json.id));
-	const out = done.output('Video');
+	const ids = waiting.output(VIDEO_NODE).map((item) => String(item.json.id));
+	const out = done.output(VIDEO_NODE);
 	if (
 		out.length !== ids.length ||
 		!out.every((item) => item.json.status === 'completed' && item.binary?.data)

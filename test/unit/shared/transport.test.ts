@@ -297,6 +297,17 @@ describe('gatewayRequest: every error path says what happened', () => {
 		expect(error?.message).toBe(`${'x'.repeat(500)}…`);
 	});
 
+	it('a read limited to one attempt is sent once, its Retry-After kept for the caller', async () => {
+		const refused: Attempt = { status: 429, body: '', headers: { 'retry-after': '7' } };
+		const once = await outcome({ ...READ, attempts: 1 }, [refused, { status: 200, body: {} }]);
+		expect(once.sent).toBe(1);
+		expect(gatewayFailureOf(once.error)).toEqual(
+			expect.objectContaining({ status: 429, retryAfterMs: 7000 }),
+		);
+		// Without the limit the transport waits the 7 s itself and tries again.
+		expect((await outcome(READ, [refused, { status: 200, body: {} }])).sent).toBe(2);
+	});
+
 	it('a cancelled execution is not retried', async () => {
 		const { error, sent } = await outcome(READ, [{ status: 503, body: '' }], { cancelled: true });
 		expect(sent).toBe(1);
@@ -415,7 +426,7 @@ describe('gatewayRequest: the error carries the failure as facts (context.gatewa
 			'a 429 create',
 			CREATE,
 			[{ status: 429, body: '', headers: { 'retry-after': '120' } }],
-			{ status: 429, mayHaveCharged: false },
+			{ status: 429, mayHaveCharged: false, retryAfterMs: 120_000 },
 		],
 		[
 			'a reset create',
