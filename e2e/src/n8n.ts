@@ -1,8 +1,8 @@
 /**
- * One real n8n process (main or worker) from e2e/n8n/, on loopback over https,
+ * One real n8n process (main or worker) from e2e/n8n/<version>/, on loopback over https,
  * and a client for its REST API (the calls the editor makes).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { http } from './http';
@@ -10,8 +10,29 @@ import { freePort, start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
 export const repoRoot = join(e2eDir, '..');
-export const n8nModules = join(e2eDir, 'n8n', 'node_modules');
-const n8nBin = join(n8nModules, 'n8n', 'bin', 'n8n');
+/** The n8n the suite runs unless a part names another (every part but the compatibility one). */
+export const N8N_VERSION = '2.41.1';
+
+/** One n8n installed by e2e/n8n/install.sh: its modules and the Node it runs under. */
+export interface N8nInstall {
+	version: string;
+	modules: string;
+	/** The n8n command. */
+	bin: string;
+	/** The Node binary that runs it (n8n 1.x and early 2.x run under Node 22). */
+	node: string;
+}
+
+export function n8nInstall(version = N8N_VERSION): N8nInstall {
+	const pin = join(e2eDir, 'n8n', version);
+	const modules = join(pin, 'node_modules');
+	if (!existsSync(join(modules, 'n8n', 'package.json')) || !existsSync(join(pin, 'node'))) {
+		throw new Error(`n8n ${version} is not installed: run bash e2e/n8n/install.sh ${version}`);
+	}
+	return { version, modules, bin: join(modules, 'n8n', 'bin', 'n8n'), node: realpathSync(join(pin, 'node')) };
+}
+
+export const n8nModules = join(e2eDir, 'n8n', N8N_VERSION, 'node_modules');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const flatted = require(join(n8nModules, 'flatted')) as { parse(text: string): unknown };
@@ -39,6 +60,8 @@ export interface N8nOptions {
 	env?: Record<string, string>;
 	/** A worker's port is chosen by the caller; a main's port is free unless given. */
 	port?: number;
+	/** Which installed n8n (default N8N_VERSION). */
+	version?: string;
 }
 
 export interface ExecutionRecord {
@@ -93,7 +116,11 @@ export class N8n {
 
 	cookie = '';
 
-	constructor(readonly options: N8nOptions) {}
+	readonly install: N8nInstall;
+
+	constructor(readonly options: N8nOptions) {
+		this.install = n8nInstall(options.version);
+	}
 
 	get url(): string {
 		return `https://127.0.0.1:${this.port}`;
@@ -108,7 +135,8 @@ export class N8n {
 		this.port = this.options.port ?? (this.port || (await freePort()));
 		mkdirSync(this.options.home, { recursive: true });
 		const env: NodeJS.ProcessEnv = {
-			PATH: process.env.PATH,
+			// n8n's task runner and its CLI children start `node` from PATH: the same Node as n8n.
+			PATH: `${join(this.install.node, '..')}:${process.env.PATH}`,
 			HOME: this.options.home,
 			TZ: 'UTC',
 			N8N_USER_FOLDER: this.options.home,
@@ -137,7 +165,7 @@ export class N8n {
 			...this.options.env,
 		};
 		const command = this.options.command ?? 'start';
-		this.proc = start(this.options.name, process.execPath, [n8nBin, command], {
+		this.proc = start(this.options.name, this.install.node, [this.install.bin, command], {
 			env,
 			cwd: this.options.home,
 		});
