@@ -3,6 +3,7 @@ import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PayloadFile } from './base64Payload';
+import { binaryStoreReaderOf } from './n8nFeatures';
 import { refusal } from './validation';
 
 /**
@@ -94,12 +95,12 @@ export async function storedFile(
 	name?: string,
 ): Promise<PayloadFile | undefined> {
 	const id = binary.id;
-	const { getBinaryStream, getBinaryMetadata } = helpers;
-	if (!id || typeof getBinaryStream !== 'function') return undefined;
+	const reader = binaryStoreReaderOf(helpers);
+	if (!id || !reader) return undefined;
 	let size: unknown = binary.bytes;
-	if (typeof getBinaryMetadata === 'function') {
+	if (reader.metadata) {
 		try {
-			const recorded = (await getBinaryMetadata(id)).fileSize as unknown;
+			const recorded = (await reader.metadata(id)).fileSize as unknown;
 			if (typeof recorded === 'number') size = recorded;
 		} catch {
 			// No record (an older store): the item's own count, else the file is read whole.
@@ -111,7 +112,7 @@ export async function storedFile(
 		name,
 		disposable: true,
 		async *chunks() {
-			const stream = await getBinaryStream(id, STORE_CHUNK_BYTES);
+			const stream = await reader.stream(id, STORE_CHUNK_BYTES);
 			try {
 				for await (const chunk of stream as AsyncIterable<Buffer | string>) {
 					yield typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;

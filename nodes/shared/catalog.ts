@@ -2,6 +2,8 @@ import type {
 	DisplayCondition,
 	IDisplayOptions,
 	INodeListSearchItems,
+	INodeProperties,
+	INodePropertyCollection,
 	INodePropertyOptions,
 	NodeParameterValue,
 } from 'n8n-workflow';
@@ -124,4 +126,40 @@ export function defineCatalog<M extends CatalogModel>(
 			return resolve(modelId)?.id ?? UNCATALOGUED_MODEL;
 		},
 	};
+}
+
+/**
+ * The form's model conditions, made safe for every supported n8n. Older n8n
+ * (1.x, 2.0) evaluates a `startsWith` condition by calling the method on the
+ * value, so a field whose condition reads `/model` throws when the node has
+ * no model (Account → Get Balance, Video → Get), and n8n then fails the
+ * node's parameter check before it runs. n8n checks a field's `show` keys in
+ * order and stops at the first that does not match, so each option of a
+ * collection whose condition reads `/model` first checks the collection's
+ * own resource and operation: where those match, the node has a model.
+ * Newer n8n shows the same fields either way (the collection is shown only
+ * there).
+ */
+export function scopeModelConditions(properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => {
+		const scope = property.displayOptions?.show;
+		const nested = property.options as Array<INodeProperties | INodePropertyCollection> | undefined;
+		if (!scope || !Array.isArray(nested) || !['collection', 'fixedCollection'].includes(property.type)) {
+			return property;
+		}
+		const gate: IDisplayOptions['show'] = {};
+		for (const key of ['resource', 'operation'] as const) if (scope[key]) gate[`/${key}`] = scope[key];
+		const scoped = (option: INodeProperties): INodeProperties => {
+			const { show, hide } = option.displayOptions ?? {};
+			const readsModel = [show, hide].some((conditions) => conditions && '/model' in conditions);
+			if (!readsModel) return option;
+			return { ...option, displayOptions: { ...option.displayOptions, show: { ...gate, ...show } } };
+		};
+		return {
+			...property,
+			options: nested.map((option) =>
+				'values' in option ? { ...option, values: option.values.map(scoped) } : scoped(option),
+			),
+		};
+	});
 }

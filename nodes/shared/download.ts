@@ -3,6 +3,7 @@ import type { IBinaryData, IHttpRequestOptions, IN8nHttpFullResponse, INode } fr
 import { storeBinaryPieces } from './binary';
 import type { BinaryStore } from './binary';
 import { errorCause, networkCodeOf, operationError, retryAfterHeader } from './errors';
+import { cancelSignalOf } from './n8nFeatures';
 import { retryDelay } from './retry';
 import type { Clock } from './time';
 import { systemClock } from './time';
@@ -345,7 +346,7 @@ export async function downloadToBinary(ctx: DownloadContext, request: DownloadRe
 	if (protocol !== 'http:' && protocol !== 'https:') {
 		throw fail('only http and https addresses are downloaded', 1);
 	}
-	const cancel = ctx.getExecutionCancelSignal?.();
+	const cancel = cancelSignalOf(ctx);
 	const deadlineAt = clock.now() + deadlineMs;
 	for (let attempts = 1; ; attempts++) {
 		const guard = new Guard(clock, deadlineAt, request.silenceMs, cancel);

@@ -2,6 +2,7 @@ import type { ChunkType, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorCause, operationError } from './errors';
+import { chatStreamingOf } from './n8nFeatures';
 import { cancellableSleep } from './time';
 
 /**
@@ -433,19 +434,14 @@ export class ChatAnswer {
 	}
 }
 
-/** What `chatAnswer` reads of the execute context (older n8n versions have no `isStreaming` / `sendChunk`). */
-type ChatContext = Pick<IExecuteFunctions, 'continueOnFail'> &
-	Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
-
 /** The chat answer of item `itemIndex`: on when the execution streams and the node is not a tool. */
-export function chatAnswer(ctx: ChatContext, itemIndex: number, asTool: boolean): ChatAnswer {
-	const { isStreaming, sendChunk } = ctx;
-	if (asTool || typeof isStreaming !== 'function' || typeof sendChunk !== 'function') {
-		return new ChatAnswer(undefined);
-	}
-	if (!isStreaming.call(ctx)) return new ChatAnswer(undefined);
-	return new ChatAnswer(
-		(type, content) => sendChunk.call(ctx, type, itemIndex, content),
-		ctx.continueOnFail(),
-	);
+export function chatAnswer(
+	ctx: Pick<IExecuteFunctions, 'continueOnFail'>,
+	itemIndex: number,
+	asTool: boolean,
+): ChatAnswer {
+	// An n8n without chat streaming (see n8nFeatures.ts) gets the whole text as the item, as a tool does.
+	const chat = asTool ? undefined : chatStreamingOf(ctx);
+	if (!chat?.isStreaming()) return new ChatAnswer(undefined);
+	return new ChatAnswer((type, content) => chat.sendChunk(type, itemIndex, content), ctx.continueOnFail());
 }

@@ -19,6 +19,7 @@ import {
 	retryAfterHeader,
 	toNodeApiError,
 } from './errors';
+import { cancelSignalOf } from './n8nFeatures';
 import type { RequestKind } from './retry';
 import { mayHaveBeenProcessed, parseRetryAfter, retryDelay } from './retry';
 import type { Clock } from './time';
@@ -116,10 +117,6 @@ function warnIfPlainHttp(ctx: GatewayContext, baseUrl: string): void {
 		location: 'outputPane',
 		message: `The credential's Base URL (${url.origin}) is plain http: the gateway key travels unencrypted to a host outside this machine. Use the gateway's https address.`,
 	});
-}
-
-function cancelSignal(ctx: GatewayContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 
 async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
@@ -379,7 +376,7 @@ export async function gatewayRequest<T = unknown>(
 			networkError = error;
 		}
 
-		const signal = cancelSignal(ctx);
+		const signal = cancelSignalOf(ctx);
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			let body = response.body as unknown;
 			if (responseType === 'buffer' && !Buffer.isBuffer(body)) body = Buffer.from(body as ArrayBuffer);

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
+import { NO_CUSTOM_DATA } from '../../shared/n8nFeatures';
+
 /**
  * Execution hints: n8n shows them above the node's output in the editor, with
  * the run. Each one is about money (work created twice, a wait that holds a
@@ -26,6 +28,12 @@ export const retryOnFailHint = () => hint(RETRY_ON_FAIL_MESSAGE);
 export const pollingFallbackHint = (shownResumeUrl: string) =>
 	hint(
 		`Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (${shownResumeUrl}): set WEBHOOK_URL to n8n's public https address so that the execution waits for the callback without holding a worker.`,
+	);
+
+/** This n8n keeps no custom data for a waiting execution: Create and Wait polled. */
+export const noCustomDataHint = () =>
+	hint(
+		`Create and Wait polled the gateway instead of waiting for its callback, because ${NO_CUSTOM_DATA}. Update n8n to wait by callback without holding a worker.`,
 	);
 
 /** The callback wait's task list did not fit in the execution's custom data. */

@@ -1,5 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
+import { scopeModelConditions } from '../../shared/catalog';
 import type { GatewayCredentialName } from '../../shared/credentials';
 import { RESOURCE_CREDENTIAL } from '../../shared/credentials';
 import { account } from './account';
@@ -72,5 +73,5 @@ export function nodeProperties(): INodeProperties[] {
 		};
 	});
 	const fields = RESOURCES.flatMap((r) => r.operations.flatMap((o) => o.module.description));
-	return [resourceField, ...operationFields, ...fields, requestOptionsField];
+	return scopeModelConditions([resourceField, ...operationFields, ...fields, requestOptionsField]);
 }

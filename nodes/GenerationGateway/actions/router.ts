@@ -7,6 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { assertSupportedN8n } from '../../shared/n8nFeatures';
 import { isRefusal } from '../../shared/validation';
 import { readRequestSettings } from './descriptions';
 import { errorItem, itemError } from './itemErrors';
@@ -35,6 +36,7 @@ function withRetryWarning<E extends Error>(error: E): E {
  * instead of failing the node.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	assertSupportedN8n(this);
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0, '') as string;

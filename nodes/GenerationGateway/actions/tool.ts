@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { isToolType } from 'n8n-workflow';
+import { runsAsToolType } from '../../shared/n8nFeatures';
 
 /**
  * The node as an AI Agent tool. n8n runs a `usableAsTool` node as a tool
@@ -12,7 +12,7 @@ import { isToolType } from 'n8n-workflow';
 
 /** Whether this run is a tool call of an AI Agent. */
 export function runsAsTool(ctx: IExecuteFunctions): boolean {
-	return isToolType(ctx.getNode().type, { includeHitl: false });
+	return runsAsToolType(ctx.getNode().type);
 }
 
 /** What an agent can read of an item: its JSON, plus `files` describing its binaries (no Base64). */

@@ -85,8 +85,11 @@ function describe(property: INodeProperties, prefix = ''): string {
 	return `${prefix}${property.name}:${property.type}${values}`;
 }
 
+/** The part of n8n-workflow that decides what the form shows (the installed one, or an older release). */
+export type DisplayHelpers = Pick<typeof NodeHelpers, 'displayParameter'>;
+
 /** The fields shown for a model in one scope (top level, then the options of each shown collection). */
-export function shownFields(scope: Scope, model: string): string[] {
+export function shownFields(scope: Scope, model: string, helpers: DisplayHelpers = NodeHelpers): string[] {
 	const root: INodeParameters = {
 		resource: scope.resource,
 		operation: scope.operation,
@@ -101,12 +104,12 @@ export function shownFields(scope: Scope, model: string): string[] {
 	const shown: string[] = [];
 	for (const property of description.properties) {
 		if (['resource', 'operation', 'model'].includes(property.name)) continue;
-		if (!NodeHelpers.displayParameter(root, property, null, description)) continue;
+		if (!helpers.displayParameter(root, property, null, description)) continue;
 		shown.push(describe(property));
 		if (property.type !== 'collection') continue;
 		const inner = (root[property.name] ?? {}) as INodeParameters;
 		for (const option of property.options as INodeProperties[]) {
-			if (NodeHelpers.displayParameter(inner, option, null, description, root)) {
+			if (helpers.displayParameter(inner, option, null, description, root)) {
 				shown.push(describe(option, `${property.name}.`));
 			}
 		}
@@ -116,11 +119,11 @@ export function shownFields(scope: Scope, model: string): string[] {
 
 export type VisibilityTable = Record<string, Record<string, string[]>>;
 
-export function visibilityTable(): VisibilityTable {
+export function visibilityTable(helpers: DisplayHelpers = NodeHelpers): VisibilityTable {
 	const table: VisibilityTable = {};
 	for (const scope of SCOPES) {
 		const rows: Record<string, string[]> = {};
-		for (const model of modelRows(scope.catalog)) rows[model] = shownFields(scope, model);
+		for (const model of modelRows(scope.catalog)) rows[model] = shownFields(scope, model, helpers);
 		table[`${scope.resource}/${scope.operation}`] = rows;
 	}
 	return table;

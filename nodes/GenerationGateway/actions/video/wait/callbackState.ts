@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { NO_CUSTOM_DATA } from '../../../../shared/n8nFeatures';
 import { isTerminalStatus } from '../../../../shared/videoTask';
 
 /**
@@ -28,10 +29,14 @@ export interface WaitModeDecision {
 	fallback?: string;
 }
 
-/** Callback mode needs an https resume URL: the gateway calls only https addresses. */
-export function decideWaitMode(setting: unknown, resumeUrl: unknown): WaitModeDecision {
+/**
+ * Callback mode needs an https resume URL (the gateway calls only https
+ * addresses) and the execution's custom data, where the task list waits.
+ */
+export function decideWaitMode(setting: unknown, resumeUrl: unknown, keepsCustomData = true): WaitModeDecision {
 	const wanted = setting === 'callback' || setting === 'polling' ? setting : 'auto';
 	if (wanted === 'polling') return { mode: 'polling' };
+	if (!keepsCustomData) return { mode: 'polling', fallback: NO_CUSTOM_DATA };
 	if (typeof resumeUrl === 'string' && /^https:\/\//i.test(resumeUrl)) return { mode: 'callback' };
 	return {
 		mode: 'polling',

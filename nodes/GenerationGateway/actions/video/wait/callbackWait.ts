@@ -9,6 +9,7 @@ import type {
 
 import { mapWithConcurrency } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
+import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { systemClock } from '../../../../shared/time';
 import { isTerminalStatus, readCallbackBody } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
@@ -16,7 +17,7 @@ import { errorItem, errorJson, itemError } from '../../itemErrors';
 import { runsAsTool } from '../../tool';
 import type { ItemResult } from '../../types';
 import { settleByPolling } from './pollingWait';
-import { addHints, customDataFullHint, pollingFallbackHint } from '../../hints';
+import { addHints, customDataFullHint, noCustomDataHint, pollingFallbackHint } from '../../hints';
 import type { CallbackState, TaskSlot, WaitModeDecision } from './callbackState';
 import type { WaitMemory } from './callbackRace';
 import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
@@ -89,10 +90,13 @@ export function runWaitMode(ctx: IExecuteFunctions): WaitModeDecision & { resume
 	let decision = modeByRun.get(ctx);
 	if (!decision) {
 		const resumeUrl = ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0);
-		const wanted = decideWaitMode(waitOptions(ctx, 0).mode, resumeUrl);
+		const keepsCustomData = executionCustomDataOf(ctx) !== undefined;
+		const wanted = decideWaitMode(waitOptions(ctx, 0).mode, resumeUrl, keepsCustomData);
 		const asTool = runsAsTool(ctx);
 		decision = { ...wanted, ...(asTool ? { mode: 'polling' } : {}), resumeUrl: String(resumeUrl) };
-		if (!asTool && decision.fallback) addHints(ctx, pollingFallbackHint(shownResumeUrl(resumeUrl)));
+		if (!asTool && decision.fallback) {
+			addHints(ctx, keepsCustomData ? pollingFallbackHint(shownResumeUrl(resumeUrl)) : noCustomDataHint());
+		}
 		modeByRun.set(ctx, decision);
 	}
 	return decision;
@@ -114,7 +118,9 @@ function memoryOf(executionId: string, nodeId: string, state: CallbackState): Wa
  * with the file's id in custom data. False when neither holds it.
  */
 async function keepState(ctx: IExecuteFunctions, prefix: string, state: CallbackState): Promise<boolean> {
-	const existing = ctx.customData.getAll();
+	const customData = executionCustomDataOf(ctx);
+	if (!customData) return false;
+	const existing = customData.getAll();
 	let entries = encodeState(prefix, state);
 	if (!slotsFit(entries, existing)) {
 		const file = await ctx.helpers
@@ -124,9 +130,9 @@ async function keepState(ctx: IExecuteFunctions, prefix: string, state: Callback
 		entries = encodeStoredState(prefix, file.id);
 		if (!slotsFit(entries, existing)) return false;
 	}
-	ctx.customData.setAll(entries);
+	customData.setAll(entries);
 	// Read back: n8n may refuse or cut an entry, and a list it cut would lose tasks.
-	const kept = ctx.customData.getAll();
+	const kept = customData.getAll();
 	return Object.entries(entries).every(([key, value]) => kept[key] === value);
 }
 
@@ -140,7 +146,7 @@ const STORED_STATES_KEPT = 16;
 
 /** The task list a waiting execution kept (undefined: it waits for none); rejects when its file cannot be read. */
 async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<CallbackState | undefined> {
-	const data = ctx.customData.getAll();
+	const data = executionCustomDataOf(ctx)?.getAll() ?? {};
 	const fileId = storedStateId(prefix, data);
 	if (fileId === undefined) return decodeState(prefix, data);
 	const known = storedStates.get(fileId);
@@ -178,7 +184,7 @@ export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResu
 	if (!(await keepState(ctx, prefix, state))) {
 		// The tasks exist already (their callbacks will find no waiting execution): poll them.
 		const reason = `the task list of ${state.slots.length} items fits neither in the execution's custom data (n8n keeps at most 10 entries of 512 characters) nor in n8n's binary data store`;
-		const fitting = fittingItems(prefix, state, ctx.customData.getAll());
+		const fitting = fittingItems(prefix, state, executionCustomDataOf(ctx)?.getAll() ?? {});
 		addHints(ctx, customDataFullHint(state.slots.length, Math.min(fitting, state.slots.length - 1)));
 		return await settleByPolling(ctx, results, { readFirst: false, fallback: reason });
 	}

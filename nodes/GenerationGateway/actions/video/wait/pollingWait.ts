@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { createLimiter } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
+import { cancelSignalOf } from '../../../../shared/n8nFeatures';
 import type { WaitOutcome } from '../../../../shared/polling';
 import { waitForAll } from '../../../../shared/polling';
 import { MAX_ATTEMPTS, backoffDelay, isRetryableStatus } from '../../../../shared/retry';
@@ -140,7 +141,7 @@ export async function waitForTasks(
 		onSettled: (index, outcome) => {
 			results[index] = finish(tasks[index], outcome);
 		},
-		signal: ctx.getExecutionCancelSignal(),
+		signal: cancelSignalOf(ctx),
 		clock,
 	});
 	return await Promise.all(results);
