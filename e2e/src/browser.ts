@@ -175,8 +175,9 @@ function statesWorkflow(
 
 async function login(page: Page, url: string): Promise<void> {
 	await page.goto(`${url}/signin`);
-	await page.fill('#emailOrLdapLoginId', OWNER.email);
-	await page.fill('#password', OWNER.password);
+	// The email field's id differs between n8n releases (1.x and 2.0: a plain email input).
+	await page.locator('#emailOrLdapLoginId, input[type="email"], input[name="email"]').first().fill(OWNER.email);
+	await page.locator('#password, input[type="password"]').first().fill(OWNER.password);
 	await page.click('[data-test-id="form-submit-button"]');
 	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
 }
@@ -725,6 +726,44 @@ export async function runBrowser(ctx: Context): Promise<void> {
 					onlyD,
 				},
 			);
+		}
+	} finally {
+		await browser.close();
+	}
+}
+
+/**
+ * One form in the editor, for the compatibility part: signs in, opens `node`
+ * of the example `file` and checks that it shows its credential and the
+ * fields `expected`; a screenshot `compat-<label>-<node>.png` in e2e-output/browser/.
+ */
+export async function formScreenshot(ctx: Context, file: string, node: string, expected: string[]): Promise<void> {
+	const { checks, n8n } = ctx;
+	mkdirSync(shotsDir, { recursive: true });
+	const browser = await chromium.launch({
+		executablePath: '/usr/bin/chromium',
+		args: CHROMIUM_FLAGS,
+		headless: true,
+		timeout: 60_000,
+	});
+	const name = `compat-${ctx.label}-${node.replace(/\W+/g, '-').toLowerCase()}`;
+	try {
+		const page = await (
+			await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1600, height: 1000 } })
+		).newPage();
+		page.setDefaultTimeout(30_000);
+		try {
+			await login(page, n8n.url);
+			const workflow = withCredentials(loadWorkflow(file), ctx.credentials);
+			const { id } = await n8n.createWorkflow({ ...workflow, name: `Form: ${workflow.name}` });
+			const form = await openNode(page, n8n.url, id, node);
+			writeFileSync(join(shotsDir, `${name}.json`), JSON.stringify(form, null, 2));
+			const missing = expected.filter((label) => !form.labels.includes(label));
+			checks.ok(`${ctx.label}: the editor opens ${node} with its credential and fields`, form.credential !== undefined && missing.length === 0, { missing, labels: form.labels });
+			checks.note(`${ctx.label}: screenshot ${await shot(page, name)}`);
+		} catch (error) {
+			await shot(page, `failure-${name}`).catch(() => undefined);
+			throw error;
 		}
 	} finally {
 		await browser.close();

@@ -12,6 +12,9 @@
  *   queue     main + worker + webhook process, Redis, PostgreSQL, binary data
  *             in the database; callback-wait callbacks split between webhook
  *             process and main, before the wait, across a restart
+ *   compat    the older n8n releases the package supports (1.123.x, 2.0.x; every
+ *             folder of e2e/n8n/ but 2.41.1), each under Node 22: examples,
+ *             callback wait, trigger, chat streaming, one form (compat.ts)
  *
  * `./scripts/run e2e single browser` runs only the named parts. Everything
  * started is stopped at the end, also on failure. Results: e2e-output/.
@@ -35,7 +38,7 @@ import {
 	type Context,
 } from './workflows';
 
-const PARTS = ['single', 'browser', 'chat', 'registry', 'queue'] as const;
+const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat'] as const;
 type Part = (typeof PARTS)[number];
 
 function certificate(dir: string): Certificate {
@@ -158,6 +161,10 @@ async function main(): Promise<void> {
 			await checks.timed('registry: install from a local registry', () =>
 				runRegistry({ work, cert, packed, sim, checks }),
 			);
+		}
+		if (parts.has('compat')) {
+			const { runCompat } = await import('./compat');
+			await checks.timed('compat: older n8n', () => runCompat({ work, cert, packed, sim, checks }));
 		}
 		if (parts.has('queue')) {
 			const { runQueue } = await import('./queue');

@@ -189,7 +189,11 @@ export class N8n {
 			async () => {
 				if (exited) throw new Error(`${this.options.name} exited; see ${proc.logFile}`);
 				const answer = await http(`${this.url}/healthz/readiness`, { timeoutMs: 5000 });
-				return answer.status === 200 ? true : undefined;
+				if (answer.status !== 200) return undefined;
+				// n8n 1.x and 2.0 answer readiness while they still run migrations, before the REST API exists.
+				if (command !== 'start') return true;
+				const settings = await http(`${this.url}/rest/settings`, { timeoutMs: 5000 });
+				return settings.status === 200 ? true : undefined;
 			},
 			timeoutMs,
 			500,
@@ -265,10 +269,13 @@ export class N8n {
 
 	/** A manual run from a trigger, as the editor's "Execute workflow" button. */
 	async runManually(workflowId: string, trigger: string): Promise<string> {
+		// n8n 1.x and 2.0 run the workflow the editor sends (workflowData); newer n8n reads it from its
+		// database and ignores the member.
+		const workflowData = await this.rest<Record<string, unknown>>('GET', `/workflows/${workflowId}`);
 		const result = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
 			'POST',
 			`/workflows/${workflowId}/run`,
-			{ triggerToStartFrom: { name: trigger } },
+			{ workflowData, triggerToStartFrom: { name: trigger } },
 		);
 		if (!result.executionId) throw new Error(`the run started no execution: ${JSON.stringify(result)}`);
 		return result.executionId;

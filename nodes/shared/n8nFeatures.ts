@@ -16,7 +16,7 @@ import { NodeOperationError } from 'n8n-workflow';
  * | tool mode (AI Agent)             | every supported n8n                     | —                                   |
  * | streaming into n8n's chat        | every supported n8n                     | the whole text at once              |
  * | files read from the binary store | every supported n8n                     | the file is read whole              |
- * | execution custom data: context   | n8n 2.x from about 2.10 (`customData`)  | read through `$execution` (below)   |
+ * | execution custom data: context   | recent n8n 2.x (`ctx.customData`)       | `$execution.customData` (below)     |
  * | execution custom data: $execution| n8n 1.123 and 2.0 and newer             | callback mode waits by polling      |
  * | resume URL with a resume token   | recent n8n 2.x                          | the bare URL (older n8n signs none) |
  *
@@ -109,28 +109,48 @@ const isCustomData = (value: unknown): value is ExecutionCustomData =>
 	typeof (value as IDataObject).getAll === 'function' &&
 	typeof (value as IDataObject).setAll === 'function';
 
+/** What an expression sees as `$execution` (n8n 1.x and early 2.x keep the custom data there). */
+type ExecutionKeys = { $execution?: { customData?: unknown } } | undefined;
+
 /**
- * The execution's custom data. Recent n8n has it on the context
- * (`ctx.customData`); n8n 1.x and early 2.x only as `$execution.customData`,
- * the same store the Code node writes to. Undefined when neither is there
- * (callback mode then waits by polling, and says why).
+ * Where each n8n keeps the execution's custom data, newest first:
+ * - recent n8n 2.x: on the context, `ctx.customData`;
+ * - n8n 1.x and 2.0, a run (execute): `$execution.customData` of the
+ *   workflow data proxy, the store the Code node writes to;
+ * - n8n 1.x and 2.0, a callback (webhook): the same object, on the keys the
+ *   context hands its expressions (that context has no data proxy);
+ * - last, an expression: n8n's legacy expression engine returns the object
+ *   itself, its sandboxed engine (the default of recent 1.x) strips functions.
  */
-export function executionCustomDataOf(
-	ctx: Pick<IExecuteFunctions | IWebhookFunctions, 'evaluateExpression'>,
-): ExecutionCustomData | undefined {
-	try {
-		const own = (ctx as { customData?: unknown }).customData;
-		if (isCustomData(own)) return own;
-	} catch {
-		// Recent n8n throws when the context has no execution data: nothing to keep a wait in.
-		return undefined;
+const CUSTOM_DATA_SOURCES: Array<(ctx: Record<string, unknown>) => unknown> = [
+	(ctx) => ctx.customData,
+	(ctx) =>
+		typeof ctx.getWorkflowDataProxy === 'function'
+			? (ctx.getWorkflowDataProxy(0) as ExecutionKeys)?.$execution?.customData
+			: undefined,
+	(ctx) => (ctx.additionalKeys as ExecutionKeys)?.$execution?.customData,
+	(ctx) =>
+		typeof ctx.evaluateExpression === 'function'
+			? ctx.evaluateExpression('{{ $execution.customData }}', 0)
+			: undefined,
+];
+
+/**
+ * The execution's custom data, wherever this n8n keeps it (above). Undefined
+ * when it keeps none: callback mode then waits by polling, and says why.
+ */
+export function executionCustomDataOf(ctx: IExecuteFunctions | IWebhookFunctions): ExecutionCustomData | undefined {
+	for (const source of CUSTOM_DATA_SOURCES) {
+		let found: unknown;
+		try {
+			found = source(ctx as unknown as Record<string, unknown>);
+		} catch {
+			// Recent n8n throws when the context has no execution data; an expression may fail: try the next.
+			continue;
+		}
+		if (isCustomData(found)) return found;
 	}
-	try {
-		const viaExpression = ctx.evaluateExpression('{{ $execution.customData }}', 0);
-		return isCustomData(viaExpression) ? viaExpression : undefined;
-	} catch {
-		return undefined;
-	}
+	return undefined;
 }
 
 /** What the callback wait says when this n8n keeps no custom data for a waiting execution. */

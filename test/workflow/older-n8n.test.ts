@@ -8,6 +8,7 @@
  * - An n8n with neither: Create and Wait polls, says why, and every video arrives.
  */
 import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
+import * as additionalKeysModule from 'n8n-core/dist/execution-engine/node-execution-context/utils/get-additional-keys';
 
 import { runWorkflow } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
@@ -28,26 +29,44 @@ afterAll(async () => {
 });
 
 const proto = NodeExecutionContext.prototype as unknown as Record<string, unknown>;
+const keysModule = additionalKeysModule as { getAdditionalKeys: typeof additionalKeysModule.getAdditionalKeys };
 
-/** Runs `work` with n8n-core's contexts looking like an older n8n's, then puts them back. */
+type Keys = { $execution?: Record<string, unknown> };
+
+/**
+ * Runs `work` with n8n-core's contexts looking like an older n8n's, then puts them back:
+ * - `noContextCustomData`: no `customData` on the context (n8n 1.x, 2.0), and expressions
+ *   that return no functions (the sandboxed expression engine, n8n 1.123's default);
+ * - `noExecutionCustomData`: no `$execution.customData` either.
+ */
 async function asOlderN8n<T>(
 	changes: { noContextCustomData?: boolean; noExecutionCustomData?: boolean },
 	work: () => Promise<T>,
 ): Promise<T> {
 	const customData = Object.getOwnPropertyDescriptor(proto, 'customData')!;
+	const { getAdditionalKeys } = keysModule;
 	const evaluateExpression = proto.evaluateExpression as (this: unknown, expression: string, item?: number) => unknown;
 	if (changes.noContextCustomData) {
 		Object.defineProperty(proto, 'customData', { configurable: true, get: () => undefined });
+		proto.evaluateExpression = function (this: unknown, expression: string, item?: number) {
+			const value = evaluateExpression.call(this, expression, item);
+			return typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function')
+				? undefined
+				: value;
+		};
 	}
 	if (changes.noExecutionCustomData) {
-		proto.evaluateExpression = function (this: unknown, expression: string, item?: number) {
-			return expression.includes('$execution.customData') ? undefined : evaluateExpression.call(this, expression, item);
+		// What every context hands its expressions and data proxy as `$execution`, without custom data.
+		keysModule.getAdditionalKeys = (...args: Parameters<typeof getAdditionalKeys>) => {
+			const keys = getAdditionalKeys(...args) as Keys;
+			return { ...keys, $execution: { ...keys.$execution, customData: undefined } } as ReturnType<typeof getAdditionalKeys>;
 		};
 	}
 	try {
 		return await work();
 	} finally {
 		Object.defineProperty(proto, 'customData', customData);
+		keysModule.getAdditionalKeys = getAdditionalKeys;
 		proto.evaluateExpression = evaluateExpression;
 	}
 }
@@ -56,7 +75,7 @@ const reads = (ids: string[]) =>
 	ids.reduce((sum, id) => sum + sim.requestsTo(`/v1/videos/${id}`, 'GET').length, 0);
 
 describe('Create and Wait on an older n8n', () => {
-	it('without the context\'s customData (n8n 1.123, 2.0): waits by callback through $execution.customData', async () => {
+	it('without the context\'s customData, expressions returning no functions (n8n 1.123): waits by callback through $execution.customData', async () => {
 		await asOlderN8n({ noContextCustomData: true }, async () => {
 			const waiting = await runWorkflow(videoCallbackWorkflow(), {
 				credentials: sim.credentials(),

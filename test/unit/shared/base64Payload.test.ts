@@ -11,6 +11,7 @@ import {
 } from '../../../nodes/shared/base64Payload';
 import { bufferFile } from '../../../nodes/shared/binary';
 import { checkBase64, checkMediaUrl } from '../../simulator/media/inline';
+import { RELEASES_MEMORY } from '../../harness/runtime';
 
 const bytesOf = (size: number, seed: number) =>
 	Buffer.from(Array.from({ length: size }, (_, i) => (i * seed + (i >> 8)) % 256));
@@ -213,7 +214,9 @@ describe('StreamedBody: read as it is sent, afresh for every send', () => {
 		const payload = new Base64Payload();
 		const streamed = payload.stream({ data: payload.embed(file) });
 		expect((await streamed.bytes()).equals(oldBody({ data: bytes.toString('base64') }))).toBe(true);
-		expect(given.map((piece) => piece.buffer.byteLength)).toEqual([0, 0, 0, 0]);
+		expect(given.map((piece) => piece.buffer.byteLength)).toEqual(
+			RELEASES_MEMORY ? [0, 0, 0, 0] : [4096, 4096, 4096, 1],
+		);
 	});
 });
 

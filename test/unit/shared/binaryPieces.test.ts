@@ -21,6 +21,7 @@ import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readableFromStream, releaseBuffer, storeBinaryPieces } from '../../../nodes/shared/binary';
+import { RELEASES_MEMORY } from '../../harness/runtime';
 
 const node = { name: 'Gateway', type: 'n8n-nodes-generation-gateway.generationGateway' } as INode;
 const folder = mkdtempSync(path.join(tmpdir(), 'binary-pieces-'));
@@ -96,7 +97,7 @@ describe('releaseBuffer', () => {
 		const start = big.subarray(0, 500);
 		const notDetachable = Buffer.from('x'.repeat(5000));
 		for (const buffer of [own, view, pooled, start, notDetachable]) releaseBuffer(buffer);
-		expect(own.length).toBe(0);
+		expect(own.length).toBe(RELEASES_MEMORY ? 0 : 100);
 		expect([view.length, pooled.length, start.length, notDetachable.length]).toEqual([10, 4, 500, 5000]);
 		expect(big.length).toBe(1000);
 	});
@@ -122,7 +123,7 @@ describe('storeBinaryPieces', () => {
 		expect(binary).toMatchObject({ fileName: 'image-1.png', mimeType: 'image/png', bytes: file.length });
 		expect(stored[0].equals(file)).toBe(true);
 		const given = pieces.filter((piece) => piece.length === 0).length;
-		if (givesBack) {
+		if (givesBack && RELEASES_MEMORY) {
 			expect(given).toBeGreaterThan(pieces.length - 6); // all but the last few in flight
 		} else {
 			expect(given).toBe(0);

@@ -109,7 +109,9 @@ describe("the trigger's form", () => {
 
 describe("the action node's form", () => {
 	it('draws the credential first (above Resource)', () => {
-		expect(credentialSlot(action, { resource: 'image', operation: 'generate' })).toBe(0);
+		// With a model, as n8n always resolves it (older n8n-workflow cannot evaluate a model condition without one).
+		const model = { __rl: true, mode: 'list', value: 'imagegen-2' };
+		expect(credentialSlot(action, { resource: 'image', operation: 'generate', model })).toBe(0);
 	});
 
 	it("a new Speech node opens with the catalog's default voice for its model", () => {

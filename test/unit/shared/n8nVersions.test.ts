@@ -103,3 +103,48 @@ it('the examples cover nodes with no model (the case older n8n-workflow failed o
 	expect(labels.some((label) => label.startsWith('account-balance.json'))).toBe(true);
 	expect(pairs.map(([label]) => label)).toEqual(expect.arrayContaining(['account → getBalance', 'video → get']));
 });
+
+/** The values package code takes from n8n-workflow (type imports vanish when compiled), and NodeHelpers' members. */
+function n8nWorkflowValuesUsed(): { imports: string[]; nodeHelpers: string[] } {
+	const root = join(__dirname, '../../..');
+	const files = (dir: string): string[] =>
+		readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+			entry.isDirectory()
+				? files(join(dir, entry.name))
+				: entry.name.endsWith('.ts')
+					? [join(root, dir, entry.name)]
+					: [],
+		);
+	const imports = new Set<string>();
+	const nodeHelpers = new Set<string>();
+	for (const file of [...files('nodes'), ...files('credentials'), join(root, 'index.ts')]) {
+		const text = readFileSync(file, 'utf8');
+		for (const [, names] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'n8n-workflow'/g)) {
+			for (const name of names.split(',').map((n) => n.trim()))
+				if (name && !name.startsWith('type ')) imports.add(name);
+		}
+		for (const [, member] of text.matchAll(/NodeHelpers\.(\w+)/g)) nodeHelpers.add(member);
+	}
+	return { imports: [...imports].sort(), nodeHelpers: [...nodeHelpers].sort() };
+}
+
+describe.each([
+	['n8n-workflow 1.120.31 (n8n 1.123)', 'n8n-workflow-1.120'],
+	['n8n-workflow 2.0.1 (n8n 2.0)', 'n8n-workflow-2.0'],
+])('what package code takes from %s', (_release, alias) => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const release = require(alias) as Record<string, unknown> & { NodeHelpers: Record<string, unknown> };
+	const used = n8nWorkflowValuesUsed();
+
+	it('finds the imports it checks', () => {
+		expect(used.imports).toEqual(expect.arrayContaining(['NodeOperationError', 'NodeApiError', 'NodeHelpers']));
+	});
+
+	it.each(used.imports)('exports %s', (name) => {
+		expect(release[name]).toBeDefined();
+	});
+
+	it.each(used.nodeHelpers)('has NodeHelpers.%s', (name) => {
+		expect(typeof release.NodeHelpers[name]).toBe('function');
+	});
+});
