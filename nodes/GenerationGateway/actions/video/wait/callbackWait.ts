@@ -7,7 +7,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../../../../shared/concurrency';
+import { createLimiter, mapWithConcurrency } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
 import { systemClock } from '../../../../shared/time';
 import { isTerminalStatus, readCallbackBody } from '../../../../shared/videoTask';
@@ -19,7 +19,15 @@ import { settleByPolling } from './pollingWait';
 import { addHints, customDataFullHint, pollingFallbackHint } from '../../hints';
 import type { CallbackState, TaskSlot, WaitModeDecision } from './callbackState';
 import type { WaitMemory } from './callbackRace';
-import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
+import {
+	callbackMemory,
+	claimHolds,
+	confirmOwnTask,
+	readAfter,
+	rememberFinals,
+	tick,
+	tryClaim,
+} from './callbackRace';
 import {
 	decideWaitMode,
 	decodeState,
@@ -50,9 +58,12 @@ import { VIDEO_MAYBE_CREATED, finishedItem, getTask } from '../task';
  * are not published, and anyone holding the resume URL can post to it. So
  * every record the node outputs and every URL it downloads come from
  * `GET /v1/videos/{id}`; a final callback is answered 200 only once a read
- * that began after it arrived shows the task final, and 503 with
- * Retry-After otherwise, so that the gateway tries again instead of
- * dropping news nobody acted on.
+ * that began after it arrived shows the task final. When the gateway's read
+ * trails its callback, the task is read again within a window of a few
+ * seconds (callbackRace.ts, `confirmOwnTask`), so no second callback is
+ * needed; only when the window passes is the callback answered 503 with
+ * Retry-After, so that the gateway tries again instead of dropping news
+ * nobody acted on.
  */
 
 /**
@@ -73,6 +84,9 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [
 
 /** Seconds a callback answered 503 is asked to wait before it is sent again. */
 export const CALLBACK_RETRY_AFTER_SECONDS = 30;
+
+/** The least time a read of the confirmation window is given once it has its request slot. */
+const MIN_WINDOW_READ_MS = 250;
 
 function waitOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
@@ -267,8 +281,11 @@ function webhookConcurrency(ctx: IWebhookFunctions): number {
  * - not this execution's task, or a status that is not final: 200, no read;
  * - a final status: the task is read by a read that began after this
  *   callback arrived (or its final record is known from an earlier read).
- *   Not final there yet, or no answer: 503 + Retry-After, so the gateway
- *   calls again. Final: the other tasks are checked in item order, each
+ *   Not final there yet: read again within the confirmation window (shared
+ *   with the task's other callbacks). Still not final when it passes, or no
+ *   answer: 503 + Retry-After, so the gateway calls again. Every read goes
+ *   through the wait's Max Concurrent Requests slots, shared by all its
+ *   callbacks in this process. Final: the other tasks are checked in item order, each
  *   from a final record already read or a read that began after this task
  *   was confirmed; one still running: 200 waiting (its own final callback
  *   is still to come, and will find this task final);
@@ -302,19 +319,33 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	// The claimant found every task final, this one included.
 	if (claimHolds(memory, systemClock.now())) return answer(200, resuming);
 	const arrived = tick(memory);
-	const read = (item: number, taskId: string) => async () => (await getTask(ctx, item, taskId)).record;
+	// Hundreds of callbacks at once (a batch of same-length videos) share the run's request slots.
+	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
+	const readTask =
+		(item: number, taskId: string) =>
+		async (timeoutMs?: number): Promise<IDataObject> => {
+			// A read of the confirmation window has one attempt and what is left of the window.
+			const until = timeoutMs === undefined ? undefined : systemClock.now() + timeoutMs;
+			return await limit(async () => {
+				if (until === undefined) return (await getTask(ctx, item, taskId)).record;
+				const left = until - systemClock.now();
+				if (left < MIN_WINDOW_READ_MS) throw new Error('the confirmation window passed');
+				return (await getTask(ctx, item, taskId, systemClock, 1, left)).record;
+			});
+		};
+	const read = (item: number, taskId: string) => async () => await readTask(item, taskId)();
 	const unreadable = (taskId: string, error: unknown) =>
 		answer(503, { error: `Could not read video task ${taskId}: ${(error as Error).message}` });
 
 	let own: IDataObject;
 	try {
-		own = await readAfter(memory, claim.id, arrived, read(state.slots.indexOf(claim.id), claim.id), true);
+		own = await confirmOwnTask(memory, claim.id, arrived, readTask(state.slots.indexOf(claim.id), claim.id));
 	} catch (error) {
 		return unreadable(claim.id, error);
 	}
 	if (!isTerminalStatus(own.status)) {
 		return answer(503, {
-			error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it reads "${String(own.status)}". Send the callback again later.`,
+			error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it still reads "${String(own.status)}" after a few seconds. Send the callback again later.`,
 		});
 	}
 	const confirmed = tick(memory);
