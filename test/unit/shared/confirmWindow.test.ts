@@ -38,7 +38,11 @@ describe('the confirmation window schedule', () => {
 	});
 
 	it('leaves out a read that would start with less than its minimum left in the window', () => {
-		const schedule: ConfirmSchedule = { pausesMs: [500, 1_000, 2_000, 3_000], windowMs: 6_000, minReadMs: 250 };
+		const schedule: ConfirmSchedule = {
+			pausesMs: [500, 1_000, 2_000, 3_000],
+			windowMs: 6_000,
+			minReadMs: 250,
+		};
 		expect(confirmReadTimes(schedule)).toEqual([500, 1_500, 3_500]);
 	});
 
