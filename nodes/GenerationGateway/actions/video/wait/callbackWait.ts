@@ -287,8 +287,9 @@ function webhookConcurrency(ctx: IWebhookFunctions): number {
  *   through the wait's Max Concurrent Requests slots, shared by all its
  *   callbacks in this process. Final: the other tasks are checked in item order, each
  *   from a final record already read or a read that began after this task
- *   was confirmed; one still running: 200 waiting (its own final callback
- *   is still to come, and will find this task final);
+ *   was confirmed; one still running, or in its own confirmation window:
+ *   200 waiting (its own final callback is still to come or under way, and
+ *   will find this task final);
  * - every task final: the first such callback claims the resume, downloads
  *   the videos and returns the items (callbackRace.ts says why the claim).
  */
@@ -356,6 +357,11 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 			records.push(undefined);
 			continue;
 		}
+		// Its own callback is reading it within the window: that callback checks this task (final
+		// now) once it confirms its own, or is answered 503 and sent again. Reading it here too
+		// would only add reads while a batch's windows are open together.
+		if (slot !== claim.id && memory.windows.has(slot) && !memory.finals.has(slot))
+			return answer(200, { received: true, waiting: `task ${slot} is being confirmed by its own callback` });
 		let record: IDataObject;
 		try {
 			record = slot === claim.id ? own : await readAfter(memory, slot, confirmed, read(item, slot));
