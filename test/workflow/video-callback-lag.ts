@@ -87,7 +87,7 @@ export async function runLagRow(row: LagRow): Promise<LagFigures> {
 		// Over when every task's final callback was answered (the one that resumed included: its
 		// answer comes once the run is over) and the gateway is not going to call again.
 		const settled = () => mine.every((task) => isFinal(task.notified ?? '') && !task.delivering);
-		const patience = endAfter + 15_000 + (row.second.kind === 'retry-after' ? 70_000 : 10_000);
+		const patience = endAfter + 25_000 + row.tasks * 50 + (row.second.kind === 'retry-after' ? 70_000 : 0);
 		await until(settled, `the end of row "${row.name}"`, { timeoutMs: patience, everyMs: 20 });
 		const done = n8n.finishedNow(waiting.executionId);
 		const finals = tasks.deliveries.filter((d) => ids.includes(d.id) && isFinal(d.status));
