@@ -36,6 +36,15 @@ import { isTerminalStatus } from '../../../../shared/videoTask';
  * reading on their own, so a batch whose callbacks come twice or more at
  * once still reads each task a few times at most.
  *
+ * A final callback that finds another task not known final while another
+ * final callback of the wait is under way in this process leaves the check
+ * to that one (200 waiting, no read): it is answered later, after its own
+ * task, and will find this callback's task final here. Of callbacks under
+ * way together the last to decide reads. So the tasks still lagging while
+ * a batch's callbacks arrive are not read by every callback in turn. The
+ * set changes only when a callback's answer is decided (synchronously), so
+ * no two callbacks can each leave the check to the other.
+ *
  * Memory is per process. Callbacks reaching the same n8n process (a single
  * instance; queue mode where the main process serves webhooks) share one
  * table; with several webhook processes each has its own, so a task may be
@@ -66,6 +75,11 @@ export interface WaitMemory {
 	readonly windows: Map<string, Promise<IDataObject>>;
 	/** The wait's request slots (Max Concurrent Requests), shared by every callback's reads. */
 	limit?: Limiter;
+	/**
+	 * The final callbacks being answered now, from their first read to their answer: each of them
+	 * checks every task once it has confirmed its own.
+	 */
+	readonly underWay: Set<object>;
 	/** The callback resuming the execution: since when, and when it handed its items to n8n. */
 	claim?: { since: number; handedOver?: number };
 	readonly createdAt: number;
@@ -95,6 +109,7 @@ export class CallbackMemory {
 			finals: new Map(),
 			reads: new Map(),
 			windows: new Map(),
+			underWay: new Set(),
 			createdAt: now,
 			ticks: 0,
 		};

@@ -85,6 +85,8 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [
 /** Seconds a callback answered 503 is asked to wait before it is sent again. */
 export const CALLBACK_RETRY_AFTER_SECONDS = 30;
 
+const RESUMING = { received: true, resuming: 'another callback of this execution is resuming it' };
+
 /** The least time a read of the confirmation window is given once it has its request slot. */
 const MIN_WINDOW_READ_MS = 250;
 
@@ -295,7 +297,11 @@ function webhookConcurrency(ctx: IWebhookFunctions): number {
  */
 export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = ctx.getResponseObject();
+	// This callback while it is under way (memory.underWay); it leaves the set when its answer is decided.
+	const me = {};
+	const joined: Array<Set<object>> = [];
 	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+		for (const underWay of joined) underWay.delete(me);
 		if (status === 503) res.setHeader('Retry-After', String(CALLBACK_RETRY_AFTER_SECONDS));
 		res.status(status).json(body);
 		return { noWebhookResponse: true };
@@ -316,10 +322,28 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (verdict.action === 'wait') return answer(200, { received: true, waiting: verdict.reason });
 
 	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state);
-	const resuming = { received: true, resuming: 'another callback of this execution is resuming it' };
 	// The claimant found every task final, this one included.
-	if (claimHolds(memory, systemClock.now())) return answer(200, resuming);
+	if (claimHolds(memory, systemClock.now())) return answer(200, RESUMING);
 	const arrived = tick(memory);
+	memory.underWay.add(me);
+	joined.push(memory.underWay);
+	try {
+		return await confirmAndCheck(ctx, memory, state, claim, arrived, answer);
+	} finally {
+		// Answered already (answer() leaves the set); this covers a throw.
+		memory.underWay.delete(me);
+	}
+}
+
+/** handleVideoCallback, from the callback's own read on: its task confirmed, the others checked, the resume. */
+async function confirmAndCheck(
+	ctx: IWebhookFunctions,
+	memory: WaitMemory,
+	state: CallbackState,
+	claim: { id: string; status: string },
+	arrived: number,
+	answer: (status: number, body: IDataObject) => IWebhookResponseData,
+): Promise<IWebhookResponseData> {
 	// Hundreds of callbacks at once (a batch of same-length videos) share the run's request slots.
 	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
 	const readTask =
@@ -357,11 +381,14 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 			records.push(undefined);
 			continue;
 		}
-		// Its own callback is reading it within the window: that callback checks this task (final
-		// now) once it confirms its own, or is answered 503 and sent again. Reading it here too
-		// would only add reads while a batch's windows are open together.
-		if (slot !== claim.id && memory.windows.has(slot) && !memory.finals.has(slot))
-			return answer(200, { received: true, waiting: `task ${slot} is being confirmed by its own callback` });
+		// Another final callback under way here checks every task after its own, and will find this
+		// one final (callbackRace.ts): reading the task here too would only add reads while a batch's
+		// callbacks are answered together (a task whose reads trail would be read by each in turn).
+		if (slot !== claim.id && !memory.finals.has(slot) && memory.underWay.size > 1)
+			return answer(200, {
+				received: true,
+				waiting: `task ${slot} is not known final yet; another callback of this execution checks it`,
+			});
 		let record: IDataObject;
 		try {
 			record = slot === claim.id ? own : await readAfter(memory, slot, confirmed, read(item, slot));
@@ -373,7 +400,7 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 			return answer(200, { received: true, waiting: `task ${slot} is ${String(record.status)}` });
 		records.push(record);
 	}
-	if (!tryClaim(memory, systemClock.now())) return answer(200, resuming);
+	if (!tryClaim(memory, systemClock.now())) return answer(200, RESUMING);
 	try {
 		const output = await finishAll(ctx, state, records, callbackWaitInfo(state), webhookConcurrency(ctx));
 		memory.claim = { since: memory.claim!.since, handedOver: systemClock.now() };
