@@ -67,15 +67,16 @@ describe('read lag and second callbacks (fault switches of the video tasks)', ()
 		const sim = await startSimulator();
 		const receiver = await startHttpsReceiver(async () => ({ status: 200 }));
 		const tasks = videoTasks(sim);
-		tasks.readLagMs = 400;
+		// Long enough that a loaded machine still reads within it.
+		tasks.readLagMs = 3_000;
 		try {
 			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:150]', callback_url: receiver.url });
 			const until = Date.now() + 5000;
 			while (task.finalSentAt === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
 			expect(tasks.status(task)).toBe('completed');
 			expect(tasks.readRecord(task).status).toBe('in_progress');
-			expect(tasks.finalReadableAt(task)).toBe(task.finalSentAt! + 400);
-			while (Date.now() < task.finalSentAt! + 400) await new Promise((r) => setTimeout(r, 20));
+			expect(tasks.finalReadableAt(task)).toBe(task.finalSentAt! + 3_000);
+			while (Date.now() < task.finalSentAt! + 3_000) await new Promise((r) => setTimeout(r, 20));
 			expect(tasks.readRecord(task)).toMatchObject({ status: 'completed', data: { format: 'mp4' } });
 			expect(tasks.reads.filter((r) => r.id === task.id).map((r) => [r.status, r.stale])).toEqual([
 				['in_progress', true],
