@@ -9,7 +9,8 @@
  * process it chooses, retrying a 503 after its Retry-After as a gateway would.
  *
  *   split     the three final callbacks go to webhook, main, webhook; the
- *             last is answered 503 once (a stale gateway read) and retried
+ *             last is answered 503 once (gateway reads stale for longer than
+ *             the node's confirmation window) and retried
  *   early     one task's final callback arrives before n8n has saved the
  *             execution as waiting (n8n refuses it and nobody sends it again)
  *   restart   main and webhook processes are restarted while the execution
@@ -95,15 +96,16 @@ export async function runCallbackScenarios(ctx: Context, procs: Processes): Prom
 	}
 }
 
-/** 2 final callbacks to the webhook process, 1 to main; the last one first meets a stale read. */
+/** 2 final callbacks to the webhook process, 1 to main; the last one first meets stale reads (8 s of them). */
 async function splitDelivery(ctx: Context, procs: Processes): Promise<void> {
 	const run = await startWait(ctx, 'callback-split');
 	await waitingNow(ctx, run);
 	const [first, second, third] = await tasksOf(ctx.sim, run);
 	await finishAndDeliver(ctx, procs, run, 0, first, 'webhook');
 	await finishAndDeliver(ctx, procs, run, 1, second, 'main');
-	// Its next read after it ended still says in_progress: the node must answer 503, not 200.
-	videoTasks(ctx.sim).staleReads.set(third.id, 1);
+	// Its reads after it ended still say in_progress, the callback's own and the three of its
+	// confirmation window: the node must answer 503, not 200.
+	videoTasks(ctx.sim).staleReads.set(third.id, 4);
 	await finishAndDeliver(ctx, procs, run, 2, third, 'webhook');
 	const record = await report(ctx, procs, run);
 	const answers = run.deliveries.map((d) => `${d.target}:${d.status}`);

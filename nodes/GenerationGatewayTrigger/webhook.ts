@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { isTerminalStatus, readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoTask';
+import { confirmWithin } from '../shared/confirmWindow';
 import { gatewayRequest } from '../shared/transport';
 import { gatewayFailureOf } from '../shared/errors';
 
@@ -15,11 +16,74 @@ function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWeb
 	return { noWebhookResponse: true };
 }
 
+type Confirmation = IDataObject | { failedWith: number };
+
+/** One confirmation read: the gateway's record, or the HTTP status it failed with (0: no answer). */
+async function readTask(
+	ctx: IWebhookFunctions,
+	taskId: string,
+	timeoutMs: number,
+	attempts?: number,
+): Promise<Confirmation> {
+	return await gatewayRequest<IDataObject>(ctx, {
+		method: 'GET',
+		path: `/v1/videos/${encodeURIComponent(taskId)}`,
+		kind: 'read',
+		timeoutMs,
+		attempts,
+	}).then(
+		(response) => response.body,
+		(error: unknown) => ({ failedWith: gatewayFailureOf(error)?.status ?? 0 }),
+	);
+}
+
+/**
+ * Confirmation windows open in this process, by workflow, node and task:
+ * deliveries of one task that arrive while its window is open join it
+ * rather than reading on their own (a sender that retries fast, or sends
+ * the same callback twice).
+ */
+const openWindows = new Map<string, Promise<Confirmation>>();
+
+/**
+ * The task as the gateway reads it, for a callback claiming a final status:
+ * when the first read shows it still running (the gateway's reads may trail
+ * its callbacks), read again within the confirmation window. `joined` says
+ * this delivery joined a window another delivery of the task opened: that
+ * one answers for the workflow start.
+ */
+async function confirmFinal(
+	ctx: IWebhookFunctions,
+	taskId: string,
+): Promise<{ record: Confirmation; joined: boolean }> {
+	const key = `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${taskId}`;
+	const open = openWindows.get(key);
+	if (open) return { record: await open, joined: true };
+	const window = (async (): Promise<Confirmation> => {
+		const first = await readTask(ctx, taskId, 10_000);
+		if ('failedWith' in first || isTerminalStatus(first.status)) return first;
+		const outcome = await confirmWithin<Confirmation>({
+			read: async (timeoutMs) => await readTask(ctx, taskId, timeoutMs, 1),
+			isConfirmed: (record) => !('failedWith' in record) && isTerminalStatus(record.status),
+		});
+		// A read of the window that failed is no news: the last record the gateway gave stands.
+		const last = outcome.kind === 'confirmed' ? outcome.value : outcome.last;
+		return last && !('failedWith' in last) ? last : first;
+	})();
+	openWindows.set(key, window);
+	try {
+		return { record: await window, joined: false };
+	} finally {
+		if (openWindows.get(key) === window) openWindows.delete(key);
+	}
+}
+
 /**
  * One callback delivery: secret (401), body shape (400), optional
  * confirmation with the gateway, status filter and duplicate drop (200,
- * ignored), then the workflow starts with the record. Everything is answered
- * within one gateway read at most.
+ * ignored), then the workflow starts with the record. A final status the
+ * gateway does not show yet is read again within the confirmation window
+ * (a few seconds, confirmWindow.ts) before it is answered 503.
  */
 export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const secret = String(ctx.getNodeParameter('secret', '') ?? '');
@@ -36,16 +100,14 @@ export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebho
 		return answer(ctx, 200, { received: true, ignored: `status ${claim.status}` });
 	}
 	let record = claim.record;
+	let joined = false;
 	if (ctx.getNodeParameter('confirm', true) as boolean) {
-		const confirmed = await gatewayRequest<IDataObject>(ctx, {
-			method: 'GET',
-			path: `/v1/videos/${encodeURIComponent(claim.id)}`,
-			kind: 'read',
-			timeoutMs: 10_000,
-		}).then(
-			(response) => response.body,
-			(error: unknown) => ({ failedWith: gatewayFailureOf(error)?.status ?? 0 }),
-		);
+		const final = isTerminalStatus(claim.status);
+		const confirmation = final
+			? await confirmFinal(ctx, claim.id)
+			: { record: await readTask(ctx, claim.id, 10_000), joined: false };
+		const confirmed = confirmation.record;
+		joined = confirmation.joined;
 		if ('failedWith' in confirmed) {
 			// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a
 			// retrying sender tries again later.
@@ -61,13 +123,15 @@ export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebho
 		}
 		// A final status the gateway does not show yet (its reads may lag behind its callbacks):
 		// a 200 would stop the sender's retries and the workflow would never start for it.
-		if (isTerminalStatus(claim.status) && !isTerminalStatus(confirmed.status)) {
+		if (final && !isTerminalStatus(confirmed.status)) {
 			return answer(ctx, 503, {
-				error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it reads "${String(confirmed.status)}". Send the callback again later.`,
+				error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it still reads "${String(confirmed.status)}" after a few seconds. Send the callback again later.`,
 			});
 		}
 		record = confirmed;
 	}
+	// The delivery that opened the window starts the workflow; one that joined it is the same news.
+	if (joined) return answer(ctx, 200, { received: true, ignored: 'duplicate delivery' });
 
 	const status = String(record.status);
 	if (!statuses.includes(status)) return answer(ctx, 200, { received: true, ignored: `status ${status}` });

@@ -550,7 +550,9 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		await this.receiver.stop();
 	}
 
-	private async receive(request: ReceivedRequest): Promise<{ status: number; body?: unknown }> {
+	private async receive(
+		request: ReceivedRequest,
+	): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
 		const match = /^\/webhook-waiting\/([^/]+)(?:\/(.*))?$/.exec(request.path);
 		if (!match) return { status: 404, body: { message: 'Not found' } };
 		const answer = await this.deliver(decodeURIComponent(match[1]), {
@@ -558,6 +560,7 @@ export class WaitingWebhookServer extends WaitingExecutions {
 			query: request.query,
 			body: request.body,
 		});
-		return { status: answer.status, body: answer.body };
+		// The node's own headers (Retry-After on a 503) reach the caller, as n8n sends them.
+		return { status: answer.status, body: answer.body, headers: answer.headers };
 	}
 }

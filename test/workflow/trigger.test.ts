@@ -11,6 +11,7 @@ import { callWebhook } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { startHttpsReceiver } from '../simulator/video/https';
+import type { SecondCallbacks } from '../simulator/video/tasks';
 import { videoTasks } from '../simulator/video/tasks';
 
 const TRIGGER = 'Video Finished';
@@ -117,10 +118,10 @@ describe('Generation Gateway Trigger (webhook)', () => {
 
 	it.each<[string, (id: string) => void, number, RegExp]>([
 		[
-			"a final status the gateway's read does not show yet (its reads lag behind its callbacks)",
-			(id) => videoTasks(sim).staleReads.set(id, 1),
+			"a final status the gateway's reads do not show within the confirmation window (the first read and the window's three)",
+			(id) => videoTasks(sim).staleReads.set(id, 4),
 			503,
-			/^The gateway does not confirm yet that task \S+ is completed: it reads "in_progress"/,
+			/^The gateway does not confirm yet that task \S+ is completed: it still reads "in_progress" after a few seconds/,
 		],
 		[
 			'the gateway failing on every attempt of the confirmation read',
@@ -148,6 +149,7 @@ describe('Generation Gateway Trigger (webhook)', () => {
 			const again = await deliver(record, { staticData: first.staticData });
 			expect(again.result.workflowData?.[0][0].json).toMatchObject({ id: record.id, status: 'completed' });
 		},
+		30_000,
 	);
 
 	it('without confirmation emits the body as received', async () => {
@@ -247,4 +249,117 @@ describe('Generation Gateway Trigger (webhook)', () => {
 			await receiver.stop();
 		}
 	});
+});
+
+describe('Generation Gateway Trigger: reads that trail the callbacks (confirmation window, over https)', () => {
+	const isFinal = (status: string) => ['completed', 'failed', 'cancelled', 'expired'].includes(status);
+
+	/**
+	 * `tasks` tasks ending together whose callbacks the simulator posts over https to the trigger's
+	 * webhook, its reads trailing the callbacks by `lagMs`; the gateway calls again after a 5xx as
+	 * `second` says. Returns the workflow starts, reads per task and the answers to final callbacks.
+	 */
+	async function triggerLagRow(tasksCount: number, lagMs: number, second: SecondCallbacks) {
+		const own = await startSimulator();
+		const tasks = videoTasks(own);
+		tasks.readLagMs = lagMs;
+		tasks.secondCallbacks = second;
+		let staticData: IDataObject = {};
+		const started: IDataObject[] = [];
+		const receiver = await startHttpsReceiver(async ({ query, body }) => {
+			const answer = await callWebhook(triggerWorkflow(), TRIGGER, {
+				body,
+				query,
+				credentials: own.credentials(),
+				staticData,
+			});
+			staticData = answer.staticData;
+			if (answer.result.workflowData) started.push(answer.result.workflowData[0][0].json);
+			return answer.response ?? { status: 200, body: answer.result.webhookResponse };
+		});
+		try {
+			const callback = `${receiver.url}/webhook/hook-1/video-task?secret=${SECRET}`;
+			const mine = Array.from({ length: tasksCount }, (_, n) =>
+				tasks.create({ model: 'vidA-2.5', prompt: `clip ${n} [after:300]`, callback_url: callback }),
+			);
+			const settled = () => mine.every((task) => isFinal(task.notified ?? '') && !task.delivering);
+			await until(settled, 'the answers to the final callbacks', { timeoutMs: 30_000 });
+			const finals = tasks.deliveries.filter((d) => isFinal(d.status));
+			return {
+				started: started.map((record) => [record.id, record.status]),
+				ids: mine.map((task) => task.id),
+				readsPerTask: mine.map((task) => own.requestsTo(`/v1/videos/${task.id}`, 'GET').length),
+				answers: finals.map((d) => d.httpStatus),
+				retryAfter: finals.map((d) => d.retryAfter),
+			};
+		} finally {
+			tasks.stop();
+			await receiver.stop();
+			await own.stop();
+		}
+	}
+
+	it.each<[string, number, number]>([
+		['reads current: one read, the workflow starts', 0, 1],
+		['reads trail by 1 s: the window read 1 s later confirms, the workflow starts', 1_000, 2],
+		['reads trail by 3 s: the window read 3.5 s later confirms, the workflow starts', 3_000, 3],
+	])(
+		'%s (no second callback)',
+		async (_name, lag, reads) => {
+			const row = await triggerLagRow(1, lag, { kind: 'off' });
+			expect(row.started).toEqual([[row.ids[0], 'completed']]);
+			expect(row.readsPerTask).toEqual([reads]);
+			expect(row.answers).toEqual([200]);
+		},
+		30_000,
+	);
+
+	it('reads trail by 3 s, 3 tasks ending together: each starts its workflow once, 3 reads each', async () => {
+		const row = await triggerLagRow(3, 3_000, { kind: 'off' });
+		expect(row.started.map(([id]) => id).sort()).toEqual([...row.ids].sort());
+		expect(row.readsPerTask).toEqual([3, 3, 3]);
+		expect(row.answers).toEqual([200, 200, 200]);
+	}, 30_000);
+
+	it('reads trail by 9 s, no second callback: 503 + Retry-After after the window, nothing starts', async () => {
+		const row = await triggerLagRow(1, 9_000, { kind: 'off' });
+		expect(row.started).toEqual([]);
+		expect(row.answers).toEqual([503]);
+		expect(row.retryAfter).toEqual(['30']);
+		expect(row.readsPerTask).toEqual([4]);
+	}, 30_000);
+
+	it('reads trail by 9 s, second callbacks at 0.5 s and 1 s: the second one starts the workflow', async () => {
+		const row = await triggerLagRow(1, 9_000, { kind: 'fixed', pausesMs: [500, 1000] });
+		expect(row.started).toEqual([[row.ids[0], 'completed']]);
+		expect(row.answers).toEqual([503, 200]);
+		// Four reads in the first answer; the second callback's read at 8.5 s is stale, 1 s later current.
+		expect(row.readsPerTask).toEqual([6]);
+	}, 40_000);
+
+	it('the same final callback delivered twice at once shares one window: one start, the window read once', async () => {
+		const own = await startSimulator();
+		const tasks = videoTasks(own);
+		tasks.readLagMs = 2_000;
+		try {
+			const record = tasks.record(tasks.create({ model: 'vidA-2.5', prompt: 'twice [after:0]' }));
+			const call = () =>
+				callWebhook(triggerWorkflow(), TRIGGER, {
+					body: record,
+					query: { secret: SECRET },
+					credentials: own.credentials(),
+				});
+			const answers = await Promise.all([call(), call()]);
+			expect(answers.map((a) => a.response?.status ?? 200)).toEqual([200, 200]);
+			expect(answers.filter((a) => a.result.workflowData)).toHaveLength(1);
+			expect(answers.map((a) => a.response?.body).filter(Boolean)).toEqual([
+				{ received: true, ignored: 'duplicate delivery' },
+			]);
+			// The first read (stale), then the window's reads at 1 s (stale) and 3.5 s (current).
+			expect(own.requestsTo(`/v1/videos/${String(record.id)}`, 'GET')).toHaveLength(3);
+		} finally {
+			tasks.stop();
+			await own.stop();
+		}
+	}, 30_000);
 });

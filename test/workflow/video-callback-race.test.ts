@@ -116,11 +116,12 @@ describe('Video → Create and Wait, callback mode: forged callbacks (workflow)'
 		const figures = await runRace(sim, n8n, FORGED_SCENARIO);
 		expect(figures.resumed).toBe(0);
 		expect(figures.forgedFetches).toBe(0);
-		// Each forged callback read its task (still running) and was asked to call again, three times.
+		// Each forged callback read its task (still running) through the confirmation window and was
+		// asked to call again, three times.
 		expect(figures.statuses).toEqual(Array(9).fill(503));
 		expect(figures.execution.status).toBe('waiting');
 		expect(figures.downloads).toEqual([0, 0, 0]);
-	});
+	}, 60_000);
 });
 
 describe('Video → Create and Wait, callback mode: a gateway read failing (workflow)', () => {

@@ -288,7 +288,9 @@ export async function runRace(
 		for (const step of scenario.steps) {
 			for (const item of step.finish ?? []) finish(item);
 			for (const [item, reads] of step.stale ?? []) tasks.staleReads.set(ids[item], reads);
-			for (const item of step.forge ?? []) answers.push(...(await race.forge(item)));
+			// Sent together: each forged callback is now read for the whole confirmation window (8 s).
+			const forged = await Promise.all((step.forge ?? []).map(async (item) => await race.forge(item)));
+			answers.push(...forged.flat());
 			if (step.interleave) answers.push(...(await race.interleave(step.interleave, step.bare)));
 			answers.push(...(await race.send(step.deliver, step.bare, step.on)));
 		}

@@ -17,7 +17,9 @@ export interface HttpsReceiver {
 export type ReceivedRequest = { path: string; query: Record<string, string>; body: unknown };
 
 export async function startHttpsReceiver(
-	onRequest: (request: ReceivedRequest) => Promise<{ status: number; body?: unknown }>,
+	onRequest: (
+		request: ReceivedRequest,
+	) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>,
 ): Promise<HttpsReceiver> {
 	const server: Server = createServer(
 		{
@@ -37,7 +39,7 @@ export async function startHttpsReceiver(
 				}
 				onRequest({ path: url.pathname, query: Object.fromEntries(url.searchParams), body }).then(
 					(answer) => {
-						res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+						res.writeHead(answer.status, { ...answer.headers, 'Content-Type': 'application/json' });
 						res.end(JSON.stringify(answer.body ?? {}));
 					},
 					(error: Error) => {

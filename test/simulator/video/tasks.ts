@@ -12,8 +12,28 @@ import type { Simulator } from '../server';
  * https callback address (the body is the task record, as GET returns it).
  * A delivery answered 5xx, or lost on the network, is tried again (the real
  * gateway was seen retrying callbacks; its schedule is not published): up to
- * `callbackAttempts` attempts, `callbackRetryDelayMs` apart.
+ * `callbackAttempts` attempts, `callbackRetryDelayMs` apart, unless
+ * `secondCallbacks` chooses another behaviour (none; fixed pauses that
+ * ignore Retry-After; the answer's Retry-After honoured).
+ *
+ * Faults of the read side: `staleReads` (the next N reads of an ended task
+ * answer `in_progress`) and `readLagMs` (every read trails the callbacks:
+ * until that long after a task's final callback was sent, or after it ended
+ * when none is sent, a read answers the status before the final one).
  */
+
+/**
+ * What the gateway does after a final callback answered 5xx (or lost):
+ * - `default`: `callbackAttempts` attempts in all, `callbackRetryDelayMs` apart;
+ * - `off`: never calls again;
+ * - `fixed`: calls again after each pause of `pausesMs` (from the previous answer), ignoring Retry-After;
+ * - `retry-after`: calls again after the answer's Retry-After (seconds), up to `attempts` in all.
+ */
+export type SecondCallbacks =
+	| { kind: 'default' }
+	| { kind: 'off' }
+	| { kind: 'fixed'; pausesMs: number[] }
+	| { kind: 'retry-after'; attempts: number };
 
 export interface VideoTiming {
 	queueAfterMs: number;
@@ -36,6 +56,8 @@ export interface SimTask {
 	notified?: string;
 	/** A chain of deliveries for this task is under way (they go one after another, in order). */
 	delivering?: boolean;
+	/** When its final status was first posted (the simulator's clock). */
+	finalSentAt?: number;
 }
 
 export interface CallbackDelivery {
@@ -46,6 +68,10 @@ export interface CallbackDelivery {
 	error?: string;
 	/** 1 for the first try of this status, 2 for its first retry... */
 	attempt: number;
+	/** The answer's Retry-After header, if any. */
+	retryAfter?: string;
+	/** When it was sent (the simulator's clock). */
+	sentAt?: number;
 }
 
 const OUTCOME_TRIGGERS: Array<[string, SimTask['outcome']]> = [
@@ -65,6 +91,17 @@ export class VideoTasks {
 	callbackAttempts = 3;
 
 	callbackRetryDelayMs = 200;
+
+	/** What happens after a delivery answered 5xx or lost (see SecondCallbacks). */
+	secondCallbacks: SecondCallbacks = { kind: 'default' };
+
+	/**
+	 * How long reads trail the callbacks, in ms: until then after a task's
+	 * final callback was sent (or after it ended, when no callback is sent), a
+	 * read answers the status the task had before (`in_progress`). 0: reads
+	 * are current.
+	 */
+	readLagMs = 0;
 
 	/**
 	 * Size of every video file served, in bytes (the sample MP4 padded with
@@ -159,8 +196,37 @@ export class VideoTasks {
 			this.reads.push({ id: task.id, status: 'in_progress', stale: true });
 			return this.record(task, 'in_progress');
 		}
+		if (this.readLagMs > 0 && isTerminal(status) && this.now() < this.finalReadableAt(task)) {
+			const phases = this.phases(task);
+			const before = phases.length > 1 ? phases[phases.length - 2] : 'in_progress';
+			this.reads.push({ id: task.id, status: before, stale: true });
+			return this.record(task, before);
+		}
 		this.reads.push({ id: task.id, status, stale: false });
 		return this.record(task, status);
+	}
+
+	/** When reads start to show the task's final status (`readLagMs`). */
+	finalReadableAt(task: SimTask): number {
+		return Math.max(task.createdAt + task.doneAfterMs, task.finalSentAt ?? 0) + this.readLagMs;
+	}
+
+	/** The pause before attempt `attempt + 1` of a delivery, or undefined when the gateway does not call again. */
+	private nextAttemptIn(attempt: number, delivery: Omit<CallbackDelivery, 'attempt'>): number | undefined {
+		const policy = this.secondCallbacks;
+		switch (policy.kind) {
+			case 'off':
+				return undefined;
+			case 'fixed':
+				return policy.pausesMs[attempt - 1];
+			case 'retry-after': {
+				if (attempt >= policy.attempts) return undefined;
+				const seconds = Number(delivery.retryAfter);
+				return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : this.callbackRetryDelayMs;
+			}
+			default:
+				return attempt < this.callbackAttempts ? this.callbackRetryDelayMs : undefined;
+		}
 	}
 
 	/**
@@ -193,12 +259,15 @@ export class VideoTasks {
 				const next = from > 0 || task.notified === undefined ? phases[Math.min(from, upTo)] : current;
 				task.notified = next;
 				const record = this.record(task, next);
-				for (let attempt = 1; attempt <= this.callbackAttempts && this.callbacksEnabled; attempt++) {
-					if (attempt > 1)
-						await new Promise((resolve) => setTimeout(resolve, this.callbackRetryDelayMs).unref());
-					const delivery = { ...(await post(task.callbackUrl!, record)), attempt };
+				if (isTerminal(next)) task.finalSentAt ??= this.now();
+				for (let attempt = 1; this.callbacksEnabled; attempt++) {
+					const sentAt = this.now();
+					const delivery = { ...(await post(task.callbackUrl!, record)), attempt, sentAt };
 					this.deliveries.push(delivery);
 					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
+					const pause = this.nextAttemptIn(attempt, delivery);
+					if (pause === undefined) break;
+					await this.pause(pause);
 				}
 			}
 		} finally {
@@ -210,6 +279,24 @@ export class VideoTasks {
 	stop(): void {
 		this.callbacksEnabled = false;
 		this.stopTimer();
+		for (const wake of this.pauses) wake();
+		this.pauses.clear();
+	}
+
+	/** Pauses between attempts, ended at once by `stop()` (a 30 s Retry-After must not hold a test). */
+	private readonly pauses = new Set<() => void>();
+
+	private async pause(ms: number): Promise<void> {
+		await new Promise<void>((resolve) => {
+			const wake = () => {
+				clearTimeout(timer);
+				this.pauses.delete(wake);
+				resolve();
+			};
+			const timer = setTimeout(wake, ms);
+			timer.unref();
+			this.pauses.add(wake);
+		});
 	}
 
 	stopTimer(): void {
@@ -243,17 +330,20 @@ async function post(
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
 				rejectUnauthorized: false,
-				timeout: 5000,
+				timeout: 15_000,
 				// One connection per delivery: no keep-alive socket outlives the simulator.
 				agent: false,
 			},
 			(res) => {
 				res.resume();
-				res.on('end', () => resolve({ ...base, httpStatus: res.statusCode }));
+				const retryAfter = res.headers['retry-after'];
+				res.on('end', () =>
+					resolve({ ...base, httpStatus: res.statusCode, ...(retryAfter ? { retryAfter } : {}) }),
+				);
 			},
 		);
 		// `timeout` only emits an event: close the socket, or a silent receiver holds it open for good.
-		req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+		req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
 		req.on('error', (error) => resolve({ ...base, error: error.message }));
 		req.end(body);
 	});

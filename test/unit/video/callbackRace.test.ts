@@ -1,10 +1,13 @@
 /** The per-process memory of racing callbacks (actions/video/callbackRace.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
+import { FakeClock } from '../shared/fakeClock';
+
 import {
 	CLAIM_HOLD_MS,
 	CallbackMemory,
 	claimHolds,
+	confirmOwnTask,
 	readAfter,
 	rememberFinals,
 	tick,
@@ -166,6 +169,122 @@ describe('readAfter: a read a callback may rely on began after its own point', (
 		expect((await readAfter(memory, 'a', tick(memory), gw.read)).status).toBe('expired');
 		expect(gw.calls()).toBe(0);
 		expect(memory.finals.has('b')).toBe(false);
+	});
+});
+
+describe('confirmOwnTask: one confirmation window per task, shared by its callbacks', () => {
+	/** A gateway whose reads show task `a` final from `finalAt` (the fake clock) on; every read logged. */
+	function lagging(clock: FakeClock, finalAt: number) {
+		const reads: number[] = [];
+		return {
+			reads,
+			read: async () => {
+				reads.push(clock.now());
+				await Promise.resolve();
+				return { id: 'a', status: clock.now() >= finalAt ? 'completed' : 'in_progress' };
+			},
+		};
+	}
+
+	it('a read that trails by 2 s: read again 1 s and 3.5 s later, confirmed, remembered', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = lagging(clock, T0 + 2_000);
+		const record = await confirmOwnTask(memory, 'a', tick(memory), gw.read, { clock });
+		expect(record.status).toBe('completed');
+		expect(gw.reads.map((at) => at - T0)).toEqual([0, 1_000, 3_500]);
+		expect(memory.finals.get('a')).toMatchObject({ status: 'completed' });
+		expect(memory.windows.size).toBe(0);
+		// A later callback of the task reads nothing.
+		await confirmOwnTask(memory, 'a', tick(memory), gw.read, { clock });
+		expect(gw.reads).toHaveLength(3);
+	});
+
+	it('callbacks of the same task arriving together share one window: the reads of one callback', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = lagging(clock, T0 + 3_000);
+		const arrivals = [tick(memory), tick(memory), tick(memory), tick(memory)];
+		const records = await Promise.all(
+			arrivals.map(async (at) => await confirmOwnTask(memory, 'a', at, gw.read, { clock })),
+		);
+		expect(records.map((r) => r.status)).toEqual(Array(4).fill('completed'));
+		expect(gw.reads.map((at) => at - T0)).toEqual([0, 1_000, 3_500]);
+	});
+
+	it('a callback arriving while the window is open joins it instead of reading', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = lagging(clock, T0 + 3_000);
+		const first = confirmOwnTask(memory, 'a', tick(memory), gw.read, { clock });
+		for (let turn = 0; turn < 5 && memory.windows.size === 0; turn++) await Promise.resolve();
+		expect(memory.windows.has('a')).toBe(true);
+		const late = confirmOwnTask(memory, 'a', tick(memory), gw.read, { clock });
+		expect([(await first).status, (await late).status]).toEqual(['completed', 'completed']);
+		expect(gw.reads).toHaveLength(3);
+	});
+
+	it('a window that passes unconfirmed answers every callback it served with the running record', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = lagging(clock, T0 + 60_000);
+		const both = await Promise.all(
+			[tick(memory), tick(memory)].map(
+				async (at) => await confirmOwnTask(memory, 'a', at, gw.read, { clock }),
+			),
+		);
+		expect(both.map((r) => r.status)).toEqual(['in_progress', 'in_progress']);
+		expect(gw.reads.map((at) => at - T0)).toEqual([0, 1_000, 3_500, 7_500]);
+		expect(clock.now() - T0).toBeLessThanOrEqual(8_000);
+		expect(memory.finals.has('a')).toBe(false);
+		expect(memory.windows.size).toBe(0);
+	});
+
+	it('the reads of the window are given what is left of it; the first read is the usual one', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const timeouts: Array<number | undefined> = [];
+		await confirmOwnTask(
+			memory,
+			'a',
+			tick(memory),
+			async (timeoutMs) => {
+				timeouts.push(timeoutMs);
+				return { id: 'a', status: 'queue' };
+			},
+			{ clock },
+		);
+		expect(timeouts).toEqual([undefined, 7_000, 4_500, 500]);
+	});
+
+	it('a cancel ends the window at once; the callback gets the running record (and its 503)', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const controller = new AbortController();
+		let reads = 0;
+		const record = await confirmOwnTask(
+			memory,
+			'a',
+			tick(memory),
+			async () => {
+				if (++reads === 2) controller.abort();
+				return { id: 'a', status: 'in_progress' };
+			},
+			{ clock, signal: controller.signal },
+		);
+		expect(record.status).toBe('in_progress');
+		expect(reads).toBe(2);
+		expect(clock.now() - T0).toBe(1_000);
+	});
+
+	it('the first read failing rejects (the callback is answered 503 at once), no window', async () => {
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		await expect(
+			confirmOwnTask(memory, 'a', tick(memory), async () => await Promise.reject(new Error('HTTP 502')), {
+				clock: new FakeClock(T0),
+			}),
+		).rejects.toThrow('HTTP 502');
+		expect(memory.windows.size).toBe(0);
 	});
 });
 

@@ -107,6 +107,7 @@ export async function getTask(
 	taskId: string,
 	clock: Clock = systemClock,
 	attempts?: number,
+	timeoutMs = 60_000,
 ): Promise<{ record: IDataObject; retryAfterMs?: number }> {
 	const response = await gatewayRequest<IDataObject>(
 		ctx,
@@ -114,7 +115,7 @@ export async function getTask(
 			method: 'GET',
 			path: `${PATH}/${encodeURIComponent(taskId)}`,
 			kind: 'read',
-			timeoutMs: 60_000,
+			timeoutMs,
 			itemIndex,
 			attempts,
 		},

@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Limiter } from '../../../../shared/concurrency';
+import type { ConfirmSchedule } from '../../../../shared/confirmWindow';
+import { confirmWithin } from '../../../../shared/confirmWindow';
 import { MAX_WAIT_DEADLINE_MS } from '../../../../shared/polling';
+import type { Clock } from '../../../../shared/time';
 import { isTerminalStatus } from '../../../../shared/videoTask';
 
 /**
@@ -24,6 +28,22 @@ import { isTerminalStatus } from '../../../../shared/videoTask';
  * its own task). A read of task B that began before B's final callback
  * arrived may still answer `in_progress`; had that callback shared it, it
  * would have been answered "waiting" and nobody would have resumed.
+ *
+ * A final callback that the gateway's read does not confirm yet (its reads
+ * may trail its callbacks) reads the task again within a short window
+ * (confirmWindow.ts) before it is answered 503. One window per task: the
+ * callbacks of that task that arrive while it is open join it instead of
+ * reading on their own, so a batch whose callbacks come twice or more at
+ * once still reads each task a few times at most.
+ *
+ * A final callback that finds another task not known final while another
+ * final callback of the wait is under way in this process leaves the check
+ * to that one (200 waiting, no read): it is answered later, after its own
+ * task, and will find this callback's task final here. Of callbacks under
+ * way together the last to decide reads. So the tasks still lagging while
+ * a batch's callbacks arrive are not read by every callback in turn. The
+ * set changes only when a callback's answer is decided (synchronously), so
+ * no two callbacks can each leave the check to the other.
  *
  * Memory is per process. Callbacks reaching the same n8n process (a single
  * instance; queue mode where the main process serves webhooks) share one
@@ -51,6 +71,15 @@ export interface WaitMemory {
 	readonly finals: Map<string, IDataObject>;
 	/** The latest read of each task under way, shared by callbacks that may rely on it. */
 	readonly reads: Map<string, PendingRead>;
+	/** The confirmation window open for a task, by task id: its last record read (final or not). */
+	readonly windows: Map<string, Promise<IDataObject>>;
+	/** The wait's request slots (Max Concurrent Requests), shared by every callback's reads. */
+	limit?: Limiter;
+	/**
+	 * The final callbacks being answered now, from their first read to their answer: each of them
+	 * checks every task once it has confirmed its own.
+	 */
+	readonly underWay: Set<object>;
 	/** The callback resuming the execution: since when, and when it handed its items to n8n. */
 	claim?: { since: number; handedOver?: number };
 	readonly createdAt: number;
@@ -76,7 +105,14 @@ export class CallbackMemory {
 				this.entries.delete(old);
 			}
 		}
-		const created: WaitMemory = { finals: new Map(), reads: new Map(), createdAt: now, ticks: 0 };
+		const created: WaitMemory = {
+			finals: new Map(),
+			reads: new Map(),
+			windows: new Map(),
+			underWay: new Set(),
+			createdAt: now,
+			ticks: 0,
+		};
 		this.entries.set(key, created);
 		return created;
 	}
@@ -162,5 +198,54 @@ export function rememberFinals(memory: WaitMemory, records: IDataObject[]): void
 	for (const record of records) {
 		if (typeof record.id === 'string' && isTerminalStatus(record.status))
 			memory.finals.set(record.id, record);
+	}
+}
+
+export interface WindowOptions {
+	clock?: Clock;
+	signal?: AbortSignal;
+	schedule?: ConfirmSchedule;
+}
+
+/**
+ * A callback's confirmation of its own task: its record as a read that
+ * began after tick `arrived` answers it, and when that read does not show
+ * the task final, the records of the task's confirmation window (the first
+ * final one, or the last one read when the window passed). `read` is given
+ * the time a read of the window may take at most; without it, it is the
+ * callback's first read (the transport's usual attempts). Rejects only when
+ * the first read fails.
+ *
+ * Joining an open window is safe although its reads may have begun before
+ * this callback arrived: a final record is true whenever it was read, and a
+ * window that ends without one gets every callback it served answered 503,
+ * so none of them is answered 200 on the strength of a stale read.
+ */
+export async function confirmOwnTask(
+	memory: WaitMemory,
+	taskId: string,
+	arrived: number,
+	read: (timeoutMs?: number) => Promise<IDataObject>,
+	options: WindowOptions = {},
+): Promise<IDataObject> {
+	const open = memory.windows.get(taskId);
+	if (open && !memory.finals.has(taskId)) return await open;
+	const first = await readAfter(memory, taskId, arrived, async () => await read(), true);
+	if (isTerminalStatus(first.status)) return first;
+	// Another callback of this task may have opened the window while this one read.
+	const opened = memory.windows.get(taskId);
+	if (opened) return await opened;
+	const window = confirmWithin<IDataObject>({
+		// Each read of the window begins after the previous answer: a fresh read, or one under way that began later.
+		read: async (timeoutMs) =>
+			await readAfter(memory, taskId, tick(memory), async () => await read(timeoutMs), true),
+		isConfirmed: (record) => isTerminalStatus(record.status),
+		...options,
+	}).then((outcome) => (outcome.kind === 'confirmed' ? outcome.value : (outcome.last ?? first)));
+	memory.windows.set(taskId, window);
+	try {
+		return await window;
+	} finally {
+		if (memory.windows.get(taskId) === window) memory.windows.delete(taskId);
 	}
 }

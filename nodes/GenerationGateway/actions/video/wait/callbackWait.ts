@@ -7,7 +7,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../../../../shared/concurrency';
+import { createLimiter, mapWithConcurrency } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
 import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { systemClock } from '../../../../shared/time';
@@ -20,7 +20,15 @@ import { settleByPolling } from './pollingWait';
 import { addHints, customDataFullHint, noCustomDataHint, pollingFallbackHint } from '../../hints';
 import type { CallbackState, TaskSlot, WaitModeDecision } from './callbackState';
 import type { WaitMemory } from './callbackRace';
-import { callbackMemory, claimHolds, readAfter, rememberFinals, tick, tryClaim } from './callbackRace';
+import {
+	callbackMemory,
+	claimHolds,
+	confirmOwnTask,
+	readAfter,
+	rememberFinals,
+	tick,
+	tryClaim,
+} from './callbackRace';
 import {
 	decideWaitMode,
 	decodeState,
@@ -51,9 +59,12 @@ import { VIDEO_MAYBE_CREATED, finishedItem, getTask } from '../task';
  * are not published, and anyone holding the resume URL can post to it. So
  * every record the node outputs and every URL it downloads come from
  * `GET /v1/videos/{id}`; a final callback is answered 200 only once a read
- * that began after it arrived shows the task final, and 503 with
- * Retry-After otherwise, so that the gateway tries again instead of
- * dropping news nobody acted on.
+ * that began after it arrived shows the task final. When the gateway's read
+ * trails its callback, the task is read again within a window of a few
+ * seconds (callbackRace.ts, `confirmOwnTask`), so no second callback is
+ * needed; only when the window passes is the callback answered 503 with
+ * Retry-After, so that the gateway tries again instead of dropping news
+ * nobody acted on.
  */
 
 /**
@@ -74,6 +85,11 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [
 
 /** Seconds a callback answered 503 is asked to wait before it is sent again. */
 export const CALLBACK_RETRY_AFTER_SECONDS = 30;
+
+const RESUMING = { received: true, resuming: 'another callback of this execution is resuming it' };
+
+/** The least time a read of the confirmation window is given once it has its request slot. */
+const MIN_WINDOW_READ_MS = 250;
 
 function waitOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('waitOptions', itemIndex, {}) as IDataObject;
@@ -273,17 +289,25 @@ function webhookConcurrency(ctx: IWebhookFunctions): number {
  * - not this execution's task, or a status that is not final: 200, no read;
  * - a final status: the task is read by a read that began after this
  *   callback arrived (or its final record is known from an earlier read).
- *   Not final there yet, or no answer: 503 + Retry-After, so the gateway
- *   calls again. Final: the other tasks are checked in item order, each
+ *   Not final there yet: read again within the confirmation window (shared
+ *   with the task's other callbacks). Still not final when it passes, or no
+ *   answer: 503 + Retry-After, so the gateway calls again. Every read goes
+ *   through the wait's Max Concurrent Requests slots, shared by all its
+ *   callbacks in this process. Final: the other tasks are checked in item order, each
  *   from a final record already read or a read that began after this task
- *   was confirmed; one still running: 200 waiting (its own final callback
- *   is still to come, and will find this task final);
+ *   was confirmed; one still running, or in its own confirmation window:
+ *   200 waiting (its own final callback is still to come or under way, and
+ *   will find this task final);
  * - every task final: the first such callback claims the resume, downloads
  *   the videos and returns the items (callbackRace.ts says why the claim).
  */
 export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = ctx.getResponseObject();
+	// This callback while it is under way (memory.underWay); it leaves the set when its answer is decided.
+	const me = {};
+	const joined: Array<Set<object>> = [];
 	const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+		for (const underWay of joined) underWay.delete(me);
 		if (status === 503) res.setHeader('Retry-After', String(CALLBACK_RETRY_AFTER_SECONDS));
 		res.status(status).json(body);
 		return { noWebhookResponse: true };
@@ -304,23 +328,55 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (verdict.action === 'wait') return answer(200, { received: true, waiting: verdict.reason });
 
 	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state);
-	const resuming = { received: true, resuming: 'another callback of this execution is resuming it' };
 	// The claimant found every task final, this one included.
-	if (claimHolds(memory, systemClock.now())) return answer(200, resuming);
+	if (claimHolds(memory, systemClock.now())) return answer(200, RESUMING);
 	const arrived = tick(memory);
-	const read = (item: number, taskId: string) => async () => (await getTask(ctx, item, taskId)).record;
+	memory.underWay.add(me);
+	joined.push(memory.underWay);
+	try {
+		return await confirmAndCheck(ctx, memory, state, claim, arrived, answer);
+	} finally {
+		// Answered already (answer() leaves the set); this covers a throw.
+		memory.underWay.delete(me);
+	}
+}
+
+/** handleVideoCallback, from the callback's own read on: its task confirmed, the others checked, the resume. */
+async function confirmAndCheck(
+	ctx: IWebhookFunctions,
+	memory: WaitMemory,
+	state: CallbackState,
+	claim: { id: string; status: string },
+	arrived: number,
+	answer: (status: number, body: IDataObject) => IWebhookResponseData,
+): Promise<IWebhookResponseData> {
+	// Hundreds of callbacks at once (a batch of same-length videos) share the run's request slots.
+	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
+	const readTask =
+		(item: number, taskId: string) =>
+		async (timeoutMs?: number): Promise<IDataObject> => {
+			// A read of the confirmation window has one attempt and what is left of the window.
+			const until = timeoutMs === undefined ? undefined : systemClock.now() + timeoutMs;
+			return await limit(async () => {
+				if (until === undefined) return (await getTask(ctx, item, taskId)).record;
+				const left = until - systemClock.now();
+				if (left < MIN_WINDOW_READ_MS) throw new Error('the confirmation window passed');
+				return (await getTask(ctx, item, taskId, systemClock, 1, left)).record;
+			});
+		};
+	const read = (item: number, taskId: string) => async () => await readTask(item, taskId)();
 	const unreadable = (taskId: string, error: unknown) =>
 		answer(503, { error: `Could not read video task ${taskId}: ${(error as Error).message}` });
 
 	let own: IDataObject;
 	try {
-		own = await readAfter(memory, claim.id, arrived, read(state.slots.indexOf(claim.id), claim.id), true);
+		own = await confirmOwnTask(memory, claim.id, arrived, readTask(state.slots.indexOf(claim.id), claim.id));
 	} catch (error) {
 		return unreadable(claim.id, error);
 	}
 	if (!isTerminalStatus(own.status)) {
 		return answer(503, {
-			error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it reads "${String(own.status)}". Send the callback again later.`,
+			error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it still reads "${String(own.status)}" after a few seconds. Send the callback again later.`,
 		});
 	}
 	const confirmed = tick(memory);
@@ -331,6 +387,14 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 			records.push(undefined);
 			continue;
 		}
+		// Another final callback under way here checks every task after its own, and will find this
+		// one final (callbackRace.ts): reading the task here too would only add reads while a batch's
+		// callbacks are answered together (a task whose reads trail would be read by each in turn).
+		if (slot !== claim.id && !memory.finals.has(slot) && memory.underWay.size > 1)
+			return answer(200, {
+				received: true,
+				waiting: `task ${slot} is not known final yet; another callback of this execution checks it`,
+			});
 		let record: IDataObject;
 		try {
 			record = slot === claim.id ? own : await readAfter(memory, slot, confirmed, read(item, slot));
@@ -342,7 +406,7 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 			return answer(200, { received: true, waiting: `task ${slot} is ${String(record.status)}` });
 		records.push(record);
 	}
-	if (!tryClaim(memory, systemClock.now())) return answer(200, resuming);
+	if (!tryClaim(memory, systemClock.now())) return answer(200, RESUMING);
 	try {
 		const output = await finishAll(ctx, state, records, callbackWaitInfo(state), webhookConcurrency(ctx));
 		memory.claim = { since: memory.claim!.since, handedOver: systemClock.now() };

@@ -1,0 +1,126 @@
+/**
+ * Create and Wait, callback mode, when the gateway's reads trail its
+ * callbacks: a final callback that a read does not confirm is read again
+ * within the confirmation window (1 s, 3.5 s, 7.5 s; answered within 8 s),
+ * so a lag up to the window needs no second callback; a longer lag needs
+ * one (at fixed pauses, or after the Retry-After). Every row: resumes, reads
+ * per task, the answers to the final callbacks, downloads. Rows and figures:
+ * video-callback-lag.ts.
+ */
+import type { LagFigures, LagRow } from './video-callback-lag';
+import { FAST_SECOND, HONOURING_SECOND, NO_SECOND, runLagRow } from './video-callback-lag';
+
+/** Resumed once with every video, each downloaded once, no answer but 200 (and n8n's 409 after the end). */
+function expectResumed(f: LagFigures, tasks: number) {
+	expect(f.status).toBe('success');
+	expect(f.resumed).toBe(1);
+	expect(f.videos).toBe(tasks);
+	expect(f.downloads).toEqual(Array(tasks).fill(1));
+	expect(f.longestAnswerMs).toBeLessThan(10_000);
+}
+
+const answered = (f: LagFigures) => Object.keys(f.finalAnswers).sort();
+
+describe('Video → Create and Wait, callback mode: reads that trail the callbacks, no second callback (workflow)', () => {
+	it.each<[string, LagRow, number]>([
+		[
+			'reads current, 1 task: the wait read, the confirmation',
+			{ name: 'lag 0', tasks: 1, lagMs: 0, second: NO_SECOND },
+			2,
+		],
+		[
+			'reads trail by 1 s, 1 task: the first read stale, the window read 1 s later confirms',
+			{ name: 'lag 1 s', tasks: 1, lagMs: 1_000, second: NO_SECOND },
+			3,
+		],
+		[
+			'reads trail by 3 s, 1 task: confirmed by the window read 3.5 s after the stale one',
+			{ name: 'lag 3 s', tasks: 1, lagMs: 3_000, second: NO_SECOND },
+			4,
+		],
+	])(
+		'%s',
+		async (_name, row, reads) => {
+			const f = await runLagRow(row);
+			expectResumed(f, 1);
+			expect(f.readsPerTask).toEqual([reads]);
+			expect(f.finalAnswers).toEqual({ 200: 1 });
+			expect(f.secondCallbacks).toBe(0);
+		},
+		30_000,
+	);
+
+	it('reads trail by 3 s, 3 tasks ending together: resumed once, at most 4 reads per task, no 5xx', async () => {
+		const f = await runLagRow({ name: '3 tasks lag 3 s', tasks: 3, lagMs: 3_000, second: NO_SECOND });
+		expectResumed(f, 3);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		expect(answered(f)).toEqual(['200']);
+		expect(f.secondCallbacks).toBe(0);
+	}, 30_000);
+
+	it('reads trail by 2 s, 5 tasks ending together (the reported case): resumed once with every video', async () => {
+		const f = await runLagRow({ name: '5 tasks lag 2 s', tasks: 5, lagMs: 2_000, second: NO_SECOND });
+		expectResumed(f, 5);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		expect(answered(f)).toEqual(['200']);
+	}, 30_000);
+
+	it('reads trail by 3 s, 300 tasks ending together: resumed once with all 300 videos, at most 4 reads per task', async () => {
+		const f = await runLagRow({ name: '300 tasks lag 3 s', tasks: 300, lagMs: 3_000, second: NO_SECOND });
+		expectResumed(f, 300);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		// 200 for every final callback but those that came after the resume (n8n's 409).
+		expect(answered(f).filter((status) => status !== '409')).toEqual(['200']);
+		expect(f.secondCallbacks).toBe(0);
+	}, 120_000);
+
+	it('reads trail by more than the window (9 s): one 503 + Retry-After, no resume (a second callback is needed)', async () => {
+		const f = await runLagRow({ name: 'lag 9 s', tasks: 1, lagMs: 9_000, second: NO_SECOND });
+		expect(f.status).toBe('waiting');
+		expect(f.resumed).toBe(0);
+		expect(f.finalAnswers).toEqual({ 503: 1 });
+		// The wait read, the callback's read and the window's three.
+		expect(f.readsPerTask).toEqual([5]);
+		expect(f.downloads).toEqual([0]);
+		expect(f.longestAnswerMs).toBeLessThan(10_000);
+	}, 40_000);
+});
+
+describe('Video → Create and Wait, callback mode: reads that trail the callbacks, second callbacks (workflow)', () => {
+	it('reads trail by 2 s, the gateway would call again at 0.5 s and 1 s: no need, 5 tasks resumed by their first callbacks', async () => {
+		const f = await runLagRow({
+			name: '5 tasks lag 2 s fast second',
+			tasks: 5,
+			lagMs: 2_000,
+			second: FAST_SECOND,
+		});
+		expectResumed(f, 5);
+		expect(f.secondCallbacks).toBe(0);
+		expect(answered(f)).toEqual(['200']);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+	}, 30_000);
+
+	it('reads trail by 9 s, second callbacks 0.5 s and 1 s after the 503 (Retry-After ignored): the second one resumes', async () => {
+		const f = await runLagRow({ name: 'lag 9 s fast second', tasks: 1, lagMs: 9_000, second: FAST_SECOND });
+		expectResumed(f, 1);
+		expect(f.finalAnswers).toEqual({ 503: 1, 200: 1 });
+		expect(f.secondCallbacks).toBe(1);
+		// Five reads for the first callback; the second one's read at 8.5 s is stale, its window's first at 9.5 s confirms.
+		expect(f.readsPerTask).toEqual([7]);
+	}, 40_000);
+
+	it('reads trail by 9 s, the gateway honours Retry-After (30 s): the callback 30 s later resumes', async () => {
+		const f = await runLagRow({
+			name: 'lag 9 s honouring',
+			tasks: 1,
+			lagMs: 9_000,
+			second: HONOURING_SECOND,
+		});
+		expectResumed(f, 1);
+		expect(f.finalAnswers).toEqual({ 503: 1, 200: 1 });
+		expect(f.secondCallbacks).toBe(1);
+		// Five reads for the first callback, one for the second (current by then).
+		expect(f.readsPerTask).toEqual([6]);
+		expect(f.seconds).toBeGreaterThanOrEqual(30);
+	}, 90_000);
+});
