@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 
-import type { PayloadFile } from '../../../nodes/shared/base64Payload';
+import type { PayloadFile } from '../../../nodes/shared/binary';
 import {
 	Base64Payload,
 	FileSizeChanged,

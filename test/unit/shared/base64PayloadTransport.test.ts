@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 
 import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import type { PayloadFile } from '../../../nodes/shared/base64Payload';
+import type { PayloadFile } from '../../../nodes/shared/binary';
 import { Base64Payload } from '../../../nodes/shared/base64Payload';
 import type { GatewayRequest } from '../../../nodes/shared/transport';
 import { gatewayRequest } from '../../../nodes/shared/transport';
