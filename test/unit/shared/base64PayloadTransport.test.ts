@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * A body with files (base64Payload.ts) through the shared transport: n8n's
  * HTTP helper gets a fresh Node Readable for every send, with the exact
