@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * `./scripts/run n8n`: the package in a real n8n's editor, with the gateway simulator as its gateway.
  *
@@ -33,7 +34,7 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 import { startSimulator, type Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
@@ -42,7 +43,16 @@ import { http } from './http';
 const N8N_VERSION = '2.41.1';
 const PACKAGE = 'n8n-nodes-generation-gateway';
 const repoRoot = join(__dirname, '..', '..');
-const devDir = join(repoRoot, '.n8n-dev');
+/**
+ * n8n's data; GG_N8N_DEV_DIR puts it elsewhere (the e2e suite starts this command from scratch in a
+ * temporary folder). Its real path: n8n's reload forgets the package's cached modules by path prefix,
+ * and Node caches them under their real path.
+ */
+const devDir = (() => {
+	const dir = resolve(process.env.GG_N8N_DEV_DIR || join(repoRoot, '.n8n-dev'));
+	mkdirSync(dir, { recursive: true });
+	return realpathSync(dir);
+})();
 const examplesDir = join(repoRoot, 'examples');
 
 /** The login of the owner account this command creates (a local n8n on loopback only). */
@@ -410,8 +420,32 @@ async function main(): Promise<void> {
 	let seen = copied;
 	const n8n = await startN8n(port);
 
+	// Once a second: the simulator's new requests into its log, and a finished build into n8n.
+	const ticker = setInterval(() => {
+		for (const request of sim.requests.slice(logged)) {
+			appendFileSync(
+				simLog,
+				`${new Date(request.at).toISOString()} ${request.method} ${request.path} -> ${request.status ?? '…'}\n`,
+			);
+		}
+		logged = sim.requests.length;
+		const now = distSignature();
+		// A build rewrites dist/ over several seconds: copy once it has stood still for a second.
+		if (now !== seen) {
+			seen = now;
+			return;
+		}
+		if (now === copied || !now || !distComplete()) return;
+		copied = now;
+		try {
+			copyPackage();
+			say(`${new Date().toISOString().slice(11, 19)} dist/ changed: package copied, n8n reloads it`);
+		} catch (error) {
+			say(`dist/ changed but could not be copied into n8n: ${(error as Error).message}`);
+		}
+	}, 1_000);
+
 	let stopping = false;
-	let ticker: NodeJS.Timeout | undefined;
 	const shutdown = async (why: string, exitCode = 0) => {
 		if (stopping) {
 			signalGroup(n8n.child, 'SIGKILL');
@@ -434,27 +468,6 @@ async function main(): Promise<void> {
 		say(`n8n exited (${code}); its log (${n8n.logFile}) ends:\n${logTail(n8n.logFile)}`);
 		void shutdown('n8n exited', 1);
 	});
-
-	// Once a second: the simulator's new requests into its log, and a finished build into n8n.
-	ticker = setInterval(() => {
-		for (const request of sim.requests.slice(logged)) {
-			appendFileSync(
-				simLog,
-				`${new Date(request.at).toISOString()} ${request.method} ${request.path} -> ${request.status ?? '…'}\n`,
-			);
-		}
-		logged = sim.requests.length;
-		const now = distSignature();
-		// A build rewrites dist/ over several seconds: copy once it has stood still for a second.
-		if (now !== seen) {
-			seen = now;
-			return;
-		}
-		if (now === copied || !now || !distComplete()) return;
-		copyPackage();
-		copied = now;
-		say(`${new Date().toISOString().slice(11, 19)} dist/ changed: package copied, n8n reloads it`);
-	}, 1_000);
 
 	try {
 		await waitReady(n8n, 300_000);
