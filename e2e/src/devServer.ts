@@ -501,6 +501,6 @@ async function main(): Promise<void> {
 }
 
 void main().catch((error) => {
-	process.stderr.write(`${(error as Error).stack ?? error}\n`);
+	process.stderr.write(`./scripts/run n8n: ${(error as Error).message ?? error}\n`);
 	process.exit(1);
 });
