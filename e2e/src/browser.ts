@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The editor in a real browser (Debian's Chromium driven by playwright-core):
  * log in, find both nodes in the node panel (and read the entry's text), add

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Queue mode, the callback wait as a gateway meets it: Video → Create and
  * Wait (callback mode, 3 items) in a real n8n with a main process, a worker

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Streaming into n8n's chat, in a real n8n: a public Chat Trigger (Embedded
  * Chat, Response Mode "Streaming") → Generation Gateway Message → Create

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** Counts the suite's assertions and prints each one; a failed check does not stop the suite. */
 export class Checks {
 	passed = 0;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The compatibility part: the packed package in the older n8n releases a user
  * may run (every folder of e2e/n8n/ but the suite's main one: today n8n

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** A small HTTP(S) client for n8n's REST API; n8n's certificate is made at run time, so it is not verified. */
 import { request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The packed package installed where n8n keeps community packages, as its
  * Community Nodes installer would leave it. Shared by the single-instance and

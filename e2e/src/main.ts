@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The end-to-end suite (`./scripts/run e2e`): the package in a real n8n.
  *
@@ -15,6 +16,8 @@
  *   compat    the older n8n releases the package supports (1.123.x, 2.0.x; every
  *             folder of e2e/n8n/ but 2.41.1), each under Node 22: examples,
  *             callback wait, trigger, chat streaming, one form (compat.ts)
+ *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
+ *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
  *
  * `./scripts/run e2e single browser` runs only the named parts. Everything
  * started is stopped at the end, also on failure. Results: e2e-output/.
@@ -38,7 +41,7 @@ import {
 	type Context,
 } from './workflows';
 
-const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat'] as const;
+const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'dev'] as const;
 type Part = (typeof PARTS)[number];
 
 function certificate(dir: string): Certificate {
@@ -169,6 +172,10 @@ async function main(): Promise<void> {
 		if (parts.has('queue')) {
 			const { runQueue } = await import('./queue');
 			await checks.timed('queue mode', () => runQueue({ work, cert, packed, sim, checks }));
+		}
+		if (parts.has('dev')) {
+			const { runDev } = await import('./dev');
+			await checks.timed('dev: ./scripts/run n8n', () => runDev(checks));
 		}
 	} catch (error) {
 		checks.broke('the suite stopped early', error);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * One real n8n process (main or worker) from e2e/n8n/<version>/, on loopback over https,
  * and a client for its REST API (the calls the editor makes).

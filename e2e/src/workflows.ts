@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Running the package's workflows in a real n8n and checking them from n8n's
  * own execution records: examples/*.json (found generically), the trigger

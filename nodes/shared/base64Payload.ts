@@ -1,6 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { PayloadFile } from './binary';
 import { bufferFile, nodeReadableFrom, releaseBuffer } from './binary';
 
 /**
@@ -17,26 +18,6 @@ import { bufferFile, nodeReadableFrom, releaseBuffer } from './binary';
 
 /** The length of the base64 text of `bytes` bytes, padding included. */
 export const base64Length = (bytes: number): number => 4 * Math.ceil(bytes / 3);
-
-/** A file to embed: its size, known before it is read, and its bytes, read afresh for every send. */
-export interface PayloadFile {
-	/** Bytes the file holds: the body's length is sent before the file is read. */
-	readonly size: number;
-	/**
-	 * The file's bytes from the first, a chunk at a time. Every call reads the
-	 * file anew (a request sent again sends it again); a reader that stops
-	 * early ends the iteration, which lets the file go.
-	 */
-	chunks(): AsyncIterable<Uint8Array>;
-	/** Names the file in the error when it holds more or fewer bytes than `size`. */
-	readonly name?: string;
-	/**
-	 * Each chunk is a buffer of its own that nothing else reads (as n8n's
-	 * store streams hand them): its memory is given back as soon as it is
-	 * encoded, instead of when V8 next collects garbage.
-	 */
-	readonly disposable?: boolean;
-}
 
 /** The file held more or fewer bytes than it said: the body would not match its Content-Length. */
 export class FileSizeChanged extends Error {

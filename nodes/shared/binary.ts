@@ -2,7 +2,6 @@ import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PayloadFile } from './base64Payload';
 import { binaryStoreReaderOf } from './n8nFeatures';
 import { refusal } from './validation';
 
@@ -59,6 +58,26 @@ export function sniffMediaType(bytes: Uint8Array): MediaType | undefined {
 /** The binary property name of the n-th file of an item: data, data_1, data_2, ... */
 export function binaryPropertyName(index: number, base = 'data'): string {
 	return index === 0 ? base : `${base}_${index}`;
+}
+
+/** A file to embed: its size, known before it is read, and its bytes, read afresh for every send. */
+export interface PayloadFile {
+	/** Bytes the file holds: the body's length is sent before the file is read. */
+	readonly size: number;
+	/**
+	 * The file's bytes from the first, a chunk at a time. Every call reads the
+	 * file anew (a request sent again sends it again); a reader that stops
+	 * early ends the iteration, which lets the file go.
+	 */
+	chunks(): AsyncIterable<Uint8Array>;
+	/** Names the file in the error when it holds more or fewer bytes than `size`. */
+	readonly name?: string;
+	/**
+	 * Each chunk is a buffer of its own that nothing else reads (as n8n's
+	 * store streams hand them): its memory is given back as soon as it is
+	 * encoded, instead of when V8 next collects garbage.
+	 */
+	readonly disposable?: boolean;
 }
 
 /** Bytes of a file read from n8n's binary store at a time: a multiple of 3, so chunks encode to base64 on their own. */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Shared by the memory benchmarks (image-memory: P4, binary-upload-memory):
  * peaks measured in a child process started with --expose-gc, so that the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Shared by the benchmarks of binary inputs (binary-upload-memory, P11): a
  * picture stored in n8n's binary store (filesystem mode, as n8n 2.x keeps

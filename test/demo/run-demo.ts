@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The main job (`./scripts/run demo`): starts the gateway simulator, runs
  * every example workflow in examples/ through n8n's execution engine, writes

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Property-based test of the interface's rules (bad input is refused, never a crash), with
  * fast-check. For image variants B and C, video (all four families) and

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Stand-ins for the two n8n-nodes-base nodes our example workflows use:
  * n8n-nodes-base does not install here (see environment.md), and workflows

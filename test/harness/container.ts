@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The @n8n/di services n8n-core's engine and node helpers pull from the
  * container (Logger, InstanceSettings, BinaryDataService, OutboundHttp,
@@ -12,15 +13,15 @@ import path from 'node:path';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
-import type { LogMetadata, Logger as WorkflowLogger } from 'n8n-workflow';
+import type { Logger as WorkflowLogger } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
 /** Swallows everything: passing tests must not print n8n's debug/warn lines. */
 class SilentLogger implements WorkflowLogger {
-	error(_message: string, _metadata?: LogMetadata): void {}
-	warn(_message: string, _metadata?: LogMetadata): void {}
-	info(_message: string, _metadata?: LogMetadata): void {}
-	debug(_message: string, _metadata?: LogMetadata): void {}
+	error(): void {}
+	warn(): void {}
+	info(): void {}
+	debug(): void {}
 	scoped(): this {
 		return this;
 	}

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Runs real n8n workflows in-process: n8n-core's WorkflowExecute and
  * ExecutionLifecycleHooks, this package loaded from dist/ by n8n-core's

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Node and credential types, loaded the way n8n loads an installed community
  * package: n8n-core's PackageDirectoryLoader pointed at the repo root reads

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The jest environment of every test file (jest.config.js): node's, plus a check that the file
  * closed what it opened. When the file is over (its tests and afterAll hooks have run), no timer,

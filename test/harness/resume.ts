@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Calls a node's `webhook()` in-process the way n8n's webhook server does
  * (the CLI's webhook-helpers.ts and waiting-webhooks.ts are not installable
@@ -536,6 +537,8 @@ export class WaitingWebhookServer extends WaitingExecutions {
 	}
 
 	static async start(credentials: CredentialsByType): Promise<WaitingWebhookServer> {
+		// Assigned once the receiver, whose handler refers to it, has started.
+		// eslint-disable-next-line prefer-const
 		let server: WaitingWebhookServer | undefined;
 		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request));
 		server = new WaitingWebhookServer(receiver, credentials);

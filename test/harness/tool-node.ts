@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-usable-as-tool -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The node as n8n offers it to an AI Agent. n8n's server (not n8n-core)
  * turns every `usableAsTool` node into a tool type at load time

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Waits for a condition a test means (a delivery logged, requests in flight), never for a fixed
  * time: checks it every `everyMs` and resolves as soon as it holds; rejects, naming it, after

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /* Starts the simulator by hand: `npx ts-node --transpile-only test/simulator/cli.ts`. */
 import { startSimulator } from './server';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import type { ServerResponse } from 'node:http';
 
 /** Writes a JSON answer. */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Workflow tests of Account → Get Balance: real executions of the example workflow and of
  * variations of it, through n8n-core's engine, over real HTTP to the

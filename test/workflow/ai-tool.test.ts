@@ -9,6 +9,7 @@
 import { agentWorkflow, registerToolTypes, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import type { LooseJson } from '../harness/json';
 
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
@@ -63,7 +64,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		expect(call.thrown).toBeUndefined();
 		const sent = sim.requestsTo('/v1/images/generations').slice(-1)[0].body as Record<string, unknown>;
 		expect(sent).toMatchObject({ model: 'imagegen-2', prompt: 'a lighthouse at dawn', size: '1024x1024' });
-		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
 		expect(answer.files).toEqual([
 			{
 				binaryProperty: 'data',
@@ -90,7 +91,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			{ text: 'Hello from the tool.' },
 		);
 		expect(call.thrown).toBeUndefined();
-		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
 		expect(answer.files).toHaveLength(1);
 		expect(answer.files[0]).toMatchObject({
 			binaryProperty: 'data',
@@ -113,7 +114,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			{ prompt: 'waves' },
 		);
 		expect(call.thrown).toBeUndefined();
-		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
 		expect(answer.id).toMatch(/^video_/);
 		expect(answer.status).toBe('completed');
 		expect(answer.waitInfo.mode).toBe('polling');
@@ -153,7 +154,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			{ prompt: 'a lighthouse' },
 		);
 		expect(call.thrown).toBeUndefined();
-		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
 		// The gateway's message, status and type reach the agent (their wording is errors.ts's).
 		expect(answer.error).toBe('Insufficient balance');
 		expect(answer.errorDescription).toContain('402');
@@ -175,7 +176,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			{ prompt: 'waves' },
 		);
 		expect(call.thrown).toBeUndefined();
-		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
 		expect(answer.error).toBe(
 			'First Frame Input Binary Field: the input item has no binary property "data" (it has none)',
 		);
@@ -192,7 +193,7 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			{ prompt: 'x', size: '1600x512' },
 		);
 		expect(call.thrown).toBeUndefined();
-		const [answer] = JSON.parse(call.returned!) as Array<Record<string, any>>;
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
 		expect(answer.error).toMatch(/^Size: /);
 		expect(answer.errorDescription).toMatch(/not sent to the gateway/);
 		expect(sim.requestsTo('/v1/images/generations').length).toBe(before);

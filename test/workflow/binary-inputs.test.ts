@@ -12,6 +12,7 @@ import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import type { LooseJson } from '../harness/json';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5]);
@@ -56,7 +57,7 @@ afterAll(async () => {
 	await sim.stop();
 });
 
-const lastBody = (path: string) => sim.requestsTo(path, 'POST').slice(-1)[0]?.body as Record<string, any>;
+const lastBody = (path: string) => sim.requestsTo(path, 'POST').slice(-1)[0]?.body as LooseJson;
 
 describe('Video → Create with binary inputs', () => {
 	it('sends first and last frame from binaries as data URLs in image_url', async () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Cached Content → Create in real executions, and the text example workflow
  * (cache a document, summarise it with Message, answer with Response), which
@@ -9,6 +10,7 @@ import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, loadWorkflowFile, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import type { LooseJson } from '../harness/json';
 
 const NODE = 'Create Cache';
 
@@ -29,7 +31,7 @@ afterAll(async () => {
 	await sim.stop();
 });
 
-const lastBody = () => sim.requestsTo('/v1beta/cachedContents').slice(-1)[0]?.body as Record<string, any>;
+const lastBody = () => sim.requestsTo('/v1beta/cachedContents').slice(-1)[0]?.body as LooseJson;
 const turns = { turn: [{ role: 'user', text: 'A long document.' }] };
 
 describe('Cached Content → Create (workflow)', () => {
@@ -49,7 +51,7 @@ describe('Cached Content → Create (workflow)', () => {
 			{ credentials: sim.credentials() },
 		);
 		expect(result.status).toBe('success');
-		const resource = result.output(NODE)[0].json as Record<string, any>;
+		const resource = result.output(NODE)[0].json as LooseJson;
 		expect(resource).toMatchObject({
 			name: expect.stringMatching(/^cachedContents\/[^/]+$/),
 			model: 'models/native-model-1',

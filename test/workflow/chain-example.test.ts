@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * examples/chain-picture-animate-narrate.json as shipped,
  * in a real execution against the simulator. Each step's binary reaches the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Proves the workflow harness: the built package runs in n8n-core's engine,
  * over real HTTP to a local server, with n8n's credential and binary helpers.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The node's execution hints, in real executions: n8n keeps them on the
  * node's task data (`runData[node][run].hints`), and the editor shows them

@@ -10,6 +10,7 @@ import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import type { LooseJson } from '../harness/json';
 
 const NODE = 'Create Message';
 
@@ -31,7 +32,7 @@ afterAll(async () => {
 });
 afterEach(() => sim.clearFaults());
 
-const lastBody = () => sim.requestsTo('/v1/messages').slice(-1)[0]?.body as Record<string, any>;
+const lastBody = () => sim.requestsTo('/v1/messages').slice(-1)[0]?.body as LooseJson;
 
 describe('Message → Create (workflow)', () => {
 	it('sends form turns and the system prompt with the x-api-key credential; outputs the simplified item', async () => {
@@ -80,7 +81,7 @@ describe('Message → Create (workflow)', () => {
 			{ credentials: sim.credentials() },
 		);
 		expect(first.status).toBe('success');
-		const reply = first.output(NODE)[0].json as Record<string, any>;
+		const reply = first.output(NODE)[0].json as LooseJson;
 		expect(reply.content[0]).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/^sig_/) });
 		const messages = [
 			{ role: 'user', content: 'What is n8n?' },

@@ -9,6 +9,7 @@ import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import type { LooseJson } from '../harness/json';
 
 const NODE = 'Create Response';
 const PNG = Buffer.from(
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 afterEach(() => sim.clearFaults());
 
-const lastBody = () => sim.requestsTo('/v1/responses').slice(-1)[0]?.body as Record<string, any>;
+const lastBody = () => sim.requestsTo('/v1/responses').slice(-1)[0]?.body as LooseJson;
 
 describe('Response → Create (workflow)', () => {
 	it('answers a text input with the bearer credential; outputs output_text, status and usage', async () => {
@@ -128,7 +129,7 @@ describe('Response → Create (workflow)', () => {
 		);
 		expect(streamed.status).toBe('success');
 		const strip = (item: INodeExecutionData) => {
-			const json = item.json as Record<string, any>;
+			const json = item.json as LooseJson;
 			return {
 				...json,
 				id: 0,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** The speech example workflow with its speech node's parameters changed, for the speech workflow tests. */
 import { join } from 'node:path';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * A request that costs credit and may have reached the gateway (its connection
  * closed after the gateway did the work, Request Timeout passed, a 500 or a

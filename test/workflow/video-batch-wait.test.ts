@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * A batch waits as long as its slowest task: Video → Create and Wait
  * (polling) and Wait for Completion over several items, through n8n-core's

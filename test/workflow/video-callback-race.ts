@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Callback races of Create and Wait (the callback-race benchmark, P8): three tasks, their
  * callbacks delivered in a chosen order and concurrency straight to n8n's

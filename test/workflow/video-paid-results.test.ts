@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Nothing paid for is lost: a run of Video → Create or Create and Wait that
  * fails never leaves tasks nobody can find. Every item is checked before the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Workflow tests of Video → Create, Get, Wait for Completion and
  * Create and Wait (polling mode) run through n8n-core's engine against the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Peak memory for sending one 20 MB binary as base64 inside a JSON
  * body (Video → Create with the binary as First Frame, a data URL). The node

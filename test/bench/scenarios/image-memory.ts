@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P4: peak memory for one 20 MB image returned as Base64 (about 27 MB of
  * JSON). Target: at most 2x the image size above the baseline; a naive

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P1: 20 items against a gateway that takes 1 s per request, with Max
  * Concurrent Requests 5 and then 1 (one after another, as n8n's own

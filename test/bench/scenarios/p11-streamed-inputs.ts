@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P11: peak memory for sending one binary input (Video → Create with the
  * binary as First Frame, a data URL inside the JSON body) of 20 MB and of

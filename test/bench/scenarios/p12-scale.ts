@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P12: how the node's cost grows with the number of items. Image → Generate,
  * Speech → Synthesize and Video → Create, each over 1, 10, 100 and 1,000

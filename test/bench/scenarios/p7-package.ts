@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P7: zero runtime dependencies; the packed size; the time to load every
  * node and credential module the package declares (each in a fresh Node
@@ -11,6 +12,7 @@ export const title = 'package: runtime dependencies, packed size, module load ti
 const root = join(__dirname, '..', '..', '..');
 
 export async function run(): Promise<Record<string, string | number>> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the checkout's package.json, read as n8n reads it
 	const pkg = require(join(root, 'package.json')) as {
 		dependencies?: Record<string, string>;
 		n8n: { nodes: string[]; credentials: string[] };

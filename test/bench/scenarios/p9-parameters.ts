@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P9: the time n8n spends resolving the node's parameters, as the server does
  * when a workflow is built (`NodeHelpers.getNodeParameters`, with defaults) and
@@ -113,6 +114,7 @@ export function countConditions(description: INodeTypeDescription): { all: numbe
  * for n8n's (the values are already resolved).
  */
 function perItemFormCheck(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- built files, loaded by path as n8n loads them
 	const load = (path: string) => require(join(root, 'dist', path));
 	const { readModelForm } = load('nodes/shared/modelFields.js');
 	const { imageCatalog } = load('nodes/GenerationGateway/actions/image/catalog.js');
@@ -144,6 +146,7 @@ function perItemFormCheck(): number {
 export async function run(): Promise<Record<string, string | number>> {
 	const built = join(root, 'dist/nodes/GenerationGateway/GenerationGateway.node.js');
 	if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` first');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- built files, loaded by path as n8n loads them
 	const { GenerationGateway } = require(built) as {
 		GenerationGateway: new () => { description: INodeTypeDescription };
 	};

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P5: Speech → Synthesize in SSE mode against audio mode, through the node in
  * a real n8n execution over loopback HTTP. The file must be byte-identical;
@@ -7,9 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 
-import type { IDataObject } from 'n8n-workflow';
-
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { readSpeechStream } from '../../../nodes/GenerationGateway/actions/speech/stream';
 import { readBinary, runWorkflow } from '../../harness';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P10: one 200 MB video downloaded into n8n's binary store (filesystem mode,
  * n8n's default, as the harness sets it up). Target: peak resident memory

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P13: a batch of video tasks waited for together. Video → Create and Wait
  * (Wait Mode: Polling) over 4, 20, 100 and 1,000 items, and Video → Wait for

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Demo steps for examples/video-trigger.json: a local https "n8n" (the
  * test-only self-signed certificate) receives the simulator's task callbacks

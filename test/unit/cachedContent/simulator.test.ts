@@ -1,5 +1,6 @@
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import type { LooseJson } from '../../harness/json';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ async function post(body: unknown) {
 		headers: { 'content-type': 'application/json', 'x-native-api-key': sim.keys.nativeKey },
 		body: JSON.stringify(body),
 	});
-	return { status: response.status, json: (await response.json()) as Record<string, any> };
+	return { status: response.status, json: (await response.json()) as LooseJson };
 }
 
 const base = { model: 'models/native-model-1', contents: [{ role: 'user', parts: [{ text: 'doc' }] }] };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The open-handle check of every test file (test/harness/open-handles-environment.ts): its
  * counting, its wait for closing handles, and, end to end, a jest run in a child process where

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * downloadImage: a URL result that cannot be downloaded says so, keeps the
  * HTTP client's words (even when they name a Node error code, which n8n's
@@ -7,10 +8,8 @@
  */
 import { Readable } from 'node:stream';
 
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-
-import type { IBinaryData } from 'n8n-workflow';
 
 import { downloadImage, nameImage } from '../../../nodes/GenerationGateway/actions/image/output';
 

@@ -54,7 +54,8 @@ describe('ImageStreamCollector', () => {
 
 	it('reads the type from the event line when the data has none', () => {
 		const collector = new ImageStreamCollector(1, false);
-		const { type: _type, ...data } = completed();
+		const data: Partial<ReturnType<typeof completed>> = completed();
+		delete data.type;
 		collector.apply('image_generation.completed', data);
 		expect(value(collector.finish()).finals).toHaveLength(1);
 	});

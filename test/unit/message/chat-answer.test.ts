@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Streaming into n8n's chat, piece by piece: the Message assembler passes on
  * text deltas only, and ChatAnswer (nodes/shared/sse.ts) sends n8n's chunks in

@@ -2,6 +2,7 @@ import { MessageStreamAssembler } from '../../../nodes/GenerationGateway/actions
 import { SseDecoder } from '../../../nodes/shared/sse';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import type { LooseJson } from '../../harness/json';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ async function post(body: unknown) {
 	return {
 		status: response.status,
 		text,
-		json: JSON.parse(text.startsWith('{') ? text : '{}') as Record<string, any>,
+		json: JSON.parse(text.startsWith('{') ? text : '{}') as LooseJson,
 	};
 }
 

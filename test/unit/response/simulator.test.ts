@@ -2,6 +2,7 @@ import { ResponseStreamAssembler } from '../../../nodes/GenerationGateway/action
 import { SseDecoder } from '../../../nodes/shared/sse';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+import type { LooseJson } from '../../harness/json';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ async function post(body: unknown) {
 	return {
 		status: response.status,
 		text,
-		json: JSON.parse(text.startsWith('{') ? text : '{}') as Record<string, any>,
+		json: JSON.parse(text.startsWith('{') ? text : '{}') as LooseJson,
 	};
 }
 
@@ -89,12 +90,12 @@ describe('simulator: POST /v1/responses', () => {
 		expect(events.at(-1)?.event).toBe('response.completed');
 		for (const event of events) assembler.apply(event.event, JSON.parse(event.data));
 		const outcome = assembler.finish();
-		const strip = (value: Record<string, any>) => ({
+		const strip = (value: LooseJson) => ({
 			...value,
 			id: undefined,
 			created_at: 0,
 			completed_at: 0,
-			output: value.output.map((i: any) => ({ ...i, id: undefined })),
+			output: value.output.map((i: LooseJson) => ({ ...i, id: undefined })),
 		});
 		expect(outcome.ok && strip(outcome.value)).toEqual({ ...strip(plain), stream: undefined });
 	});

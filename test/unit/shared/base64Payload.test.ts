@@ -1,6 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { Readable } from 'node:stream';
 
-import type { PayloadFile } from '../../../nodes/shared/base64Payload';
+import type { PayloadFile } from '../../../nodes/shared/binary';
 import {
 	Base64Payload,
 	FileSizeChanged,
@@ -97,7 +98,7 @@ describe('Base64Payload: the streamed body is the body JSON.stringify wrote befo
 		const files = [bytesOf(10, 3), bytesOf(65_538, 5), bytesOf(0, 1), bytesOf(200_001, 13)];
 		const payload = new Base64Payload();
 		const body = {
-			text: 'naïve ☃ "quoted" \ back',
+			text: 'naïve ☃ "quoted" \\ back',
 			parts: [
 				{ data: payload.embed(files[0]) },
 				{ url: payload.embed(chunkedFile(files[1], 4096 + 2).file, 'data:image/jpeg;base64,') },
@@ -108,7 +109,7 @@ describe('Base64Payload: the streamed body is the body JSON.stringify wrote befo
 		};
 		const streamed = payload.stream(body);
 		const expected = oldBody({
-			text: 'naïve ☃ "quoted" \ back',
+			text: 'naïve ☃ "quoted" \\ back',
 			parts: [
 				{ data: files[0].toString('base64') },
 				{ url: `data:image/jpeg;base64,${files[1].toString('base64')}` },

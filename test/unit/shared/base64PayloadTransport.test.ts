@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * A body with files (base64Payload.ts) through the shared transport: n8n's
  * HTTP helper gets a fresh Node Readable for every send, with the exact
@@ -10,7 +11,7 @@ import { Readable } from 'node:stream';
 
 import type { IExecuteFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import type { PayloadFile } from '../../../nodes/shared/base64Payload';
+import type { PayloadFile } from '../../../nodes/shared/binary';
 import { Base64Payload } from '../../../nodes/shared/base64Payload';
 import type { GatewayRequest } from '../../../nodes/shared/transport';
 import { gatewayRequest } from '../../../nodes/shared/transport';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The batch wait (waitForAll) with a fake clock: every task keeps its own
  * schedule, deadline and outcome; reads share the limiter and a sleeping

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Which input binaries each member takes. One table of accepted and
  * refused files per member (video frame, video reference by Material Type,
@@ -13,7 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CACHED_CONTENT_FILE } from '../../../nodes/GenerationGateway/actions/cachedContent/body';
 import { MESSAGE_FILE } from '../../../nodes/GenerationGateway/actions/message/body';
 import { videoMaterial } from '../../../nodes/GenerationGateway/actions/video/request';
-import type { PayloadFile } from '../../../nodes/shared/base64Payload';
+import type { PayloadFile } from '../../../nodes/shared/binary';
 import { readBinaryFile } from '../../../nodes/shared/binary';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');

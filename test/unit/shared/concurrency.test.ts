@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { mapWithConcurrency } from '../../../nodes/shared/concurrency';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Result downloads (shared/download.ts), row by row: what the file host did
  * on each attempt -> the file stored, or the message, and how many requests

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /**
@@ -41,4 +42,73 @@ describe('layout', () => {
 			expect(upward.map((target) => relative(nodesDir, target))).toEqual([]);
 		},
 	);
+});
+
+/** The file a relative import names: `x.ts`, or `x/index.ts` for a folder. */
+function importedFile(target: string): string | undefined {
+	return [`${target}.ts`, join(target, 'index.ts')].find((candidate) => existsSync(candidate));
+}
+
+/** The package's import graph: each file and the files it imports. */
+function importGraph(files: string[]): Map<string, string[]> {
+	return new Map(
+		files.map((file) => [
+			file,
+			relativeImports(file)
+				.map(importedFile)
+				.filter((target): target is string => target !== undefined),
+		]),
+	);
+}
+
+/**
+ * Every import cycle of a graph, each as its files in order (type imports count: a cycle of
+ * types still ties two files together, and a value import added later makes it a load-order
+ * trap, where one module sees the other half-initialised).
+ */
+function importCycles(edges: Map<string, string[]>): string[][] {
+	const cycles: string[][] = [];
+	const done = new Set<string>();
+	const visit = (file: string, path: string[]) => {
+		const at = path.indexOf(file);
+		if (at >= 0) {
+			cycles.push(path.slice(at));
+			return;
+		}
+		if (done.has(file)) return;
+		for (const target of edges.get(file) ?? []) visit(target, [...path, file]);
+		done.add(file);
+	};
+	for (const file of edges.keys()) visit(file, []);
+	return cycles;
+}
+
+describe('imports', () => {
+	const graph = importGraph(tsFiles(nodesDir));
+
+	it('reads every import of the package', () => {
+		expect(graph.size).toBeGreaterThan(40);
+		expect(graph.get(join(nodesDir, 'shared', 'base64Payload.ts'))).toContain(
+			join(nodesDir, 'shared', 'binary.ts'),
+		);
+		expect(graph.get(join(nodesDir, 'GenerationGateway', 'actions', 'router.ts'))).toContain(
+			join(nodesDir, 'GenerationGateway', 'actions', 'resources.ts'),
+		);
+	});
+
+	it('finds a cycle when there is one', () => {
+		const edges = new Map([
+			['a', ['b']],
+			['b', ['c', 'd']],
+			['c', ['a']],
+			['d', []],
+		]);
+		expect(importCycles(edges)).toEqual([['a', 'b', 'c']]);
+		expect(importCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+	});
+
+	it('has no import cycle in nodes/', () => {
+		const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(nodesDir, file)));
+		expect(cycles).toEqual([]);
+	});
 });

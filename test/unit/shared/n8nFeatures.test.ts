@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Each compatibility path of nodes/shared/n8nFeatures.ts, with the feature
  * present (recent n8n) and absent (an older one), through fake contexts.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The form as each supported n8n evaluates it. n8n resolves a node's
  * parameters (`getNodeParameters`) and checks them (`getNodeParametersIssues`)

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Every error path of the shared transport, with its exact wording, as a
  * table: what the fake n8n HTTP helper answered or threw on each attempt ->

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** The simulator's video callbacks: every status change in order; a delivery answered 5xx is tried again, a 2xx or 4xx ends it. */
 import { startSimulator } from '../../simulator';
 import { startHttpsReceiver } from '../../simulator/video/https';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** The per-process memory of racing callbacks (actions/video/callbackRace.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
