@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * P8: Create and Wait in callback mode when callbacks race. Three tasks, the
  * callbacks of test/workflow/video-callback-race.ts delivered in each order

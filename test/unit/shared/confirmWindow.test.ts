@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** The confirmation window (nodes/shared/confirmWindow.ts), with a fake clock. */
 import type { ConfirmSchedule } from '../../../nodes/shared/confirmWindow';
 import {
