@@ -7,6 +7,7 @@
  * per task, the answers to the final callbacks, downloads. Rows and figures:
  * video-callback-lag.ts.
  */
+import type { Fault } from '../simulator/types';
 import type { LagFigures, LagRow } from './video-callback-lag';
 import { FAST_SECOND, HONOURING_SECOND, NO_SECOND, runLagRow } from './video-callback-lag';
 
@@ -46,6 +47,27 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 			expect(f.readsPerTask).toEqual([reads]);
 			expect(f.finalAnswers).toEqual({ 200: 1 });
 			expect(f.secondCallbacks).toBe(0);
+		},
+		30_000,
+	);
+
+	it.each<[string, Fault]>([
+		['answers 503', { kind: 'status', status: 503 }],
+		['breaks the connection', { kind: 'drop' }],
+	])(
+		'reads trail by 3 s and the window\'s first read %s: the next one confirms, resumed with the video',
+		async (_fault, fault) => {
+			const f = await runLagRow({
+				name: 'lag 3 s, a window read fails',
+				tasks: 1,
+				lagMs: 3_000,
+				second: NO_SECOND,
+				readFault: { atRead: 3, fault },
+			});
+			expectResumed(f, 1);
+			// The wait read, the callback's stale read, the failed window read, the one that confirms.
+			expect(f.readsPerTask).toEqual([4]);
+			expect(f.finalAnswers).toEqual({ 200: 1 });
 		},
 		30_000,
 	);

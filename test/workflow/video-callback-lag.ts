@@ -11,7 +11,9 @@
 import type { RunResult } from '../harness';
 import { runWorkflow, until } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
+import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import type { Fault } from '../simulator/types';
 import type { SecondCallbacks } from '../simulator/video/tasks';
 import { videoTasks } from '../simulator/video/tasks';
 
@@ -28,6 +30,11 @@ export interface LagRow {
 	maxConcurrency?: number;
 	/** When the tasks end, after their create (default: 1.5 s; 15 s from 100 items on). */
 	endAfterMs?: number;
+	/**
+	 * A fault that the first task's read number `atRead` meets (1 is the read as the wait
+	 * began, 2 its final callback's first read, 3 on the confirmation window's reads).
+	 */
+	readFault?: { atRead: number; fault: Fault };
 }
 
 export const NO_SECOND: SecondCallbacks = { kind: 'off' };
@@ -59,6 +66,15 @@ export interface LagFigures {
 
 const isFinal = (status: string) => ['completed', 'failed', 'cancelled', 'expired'].includes(status);
 
+/** Arms `fault` for the read of `path` numbered `atRead`, once the reads before it were made. */
+async function injectAtRead(sim: Simulator, path: string, { atRead, fault }: NonNullable<LagRow['readFault']>) {
+	await until(() => sim.requestsTo(path, 'GET').length >= atRead - 1, `read ${atRead - 1} of ${path}`, {
+		timeoutMs: 20_000,
+		everyMs: 5,
+	});
+	sim.inject({ method: 'GET', path, times: 1, fault });
+}
+
 /** Runs one row on its own simulator and waiting-webhook route. */
 export async function runLagRow(row: LagRow): Promise<LagFigures> {
 	const sim = await startSimulator();
@@ -85,12 +101,14 @@ export async function runLagRow(row: LagRow): Promise<LagFigures> {
 		n8n.track(waiting);
 		const ids = waiting.output(VIDEO_NODE).map((item) => String(item.json.id));
 		const mine = ids.map((id) => tasks.tasks.get(id)!);
+		const faulted = row.readFault ? injectAtRead(sim, `/v1/videos/${ids[0]}`, row.readFault) : undefined;
 		const endedAt = Math.max(...mine.map((task) => task.createdAt + task.doneAfterMs));
 		// Over when every task's final callback was answered (the one that resumed included: its
 		// answer comes once the run is over) and the gateway is not going to call again.
 		const settled = () => mine.every((task) => isFinal(task.notified ?? '') && !task.delivering);
 		const patience = endAfter + 25_000 + row.tasks * 50 + (row.second.kind === 'retry-after' ? 70_000 : 0);
 		await until(settled, `the end of row "${row.name}"`, { timeoutMs: patience, everyMs: 20 });
+		await faulted;
 		const done = n8n.finishedNow(waiting.executionId);
 		const finals = tasks.deliveries.filter((d) => ids.includes(d.id) && isFinal(d.status));
 		const finalAnswers: Record<string, number> = {};
