@@ -10,6 +10,7 @@ import { agentWorkflow, registerToolTypes, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import type { LooseJson } from '../harness/json';
+import { FILES_NOTE_NO_URL, FILES_NOTE_WITH_URL } from '../../nodes/GenerationGateway/actions/tool';
 
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
@@ -75,7 +76,47 @@ describe('Generation Gateway as an AI Agent tool', () => {
 		]);
 		expect(answer.files[0].fileSize).toBeGreaterThan(1000);
 		expect(answer.data).toEqual([{ binaryProperty: 'data' }]);
+		// The gateway returned Base64 only: no address to give, and the agent is told the file stays in n8n.
+		expect(answer.filesNote).toBe(FILES_NOTE_NO_URL);
 		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/); // no Base64 text anywhere
+	});
+
+	it('Image → Generate with Response Format URL: each file entry carries the gateway URL of that image', async () => {
+		const call = await callTool(
+			{
+				resource: 'image',
+				operation: 'generate',
+				model: { __rl: true, mode: 'list', value: 'legacyimg-2' },
+				prompt: fromAI('prompt', 'What the picture shows'),
+				size: '256x256',
+				n: 2,
+				options: { response_format: 'url' },
+			},
+			{ prompt: 'two boats' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
+		const urls = (answer.data as Array<{ url: string }>).map((d) => d.url);
+		expect(urls).toHaveLength(2);
+		expect(urls[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cdn\/images\/.+\.png$/);
+		expect(answer.files).toEqual([
+			{
+				binaryProperty: 'data',
+				fileName: 'image-1.png',
+				mimeType: 'image/png',
+				fileSize: expect.any(Number),
+				url: urls[0],
+			},
+			{
+				binaryProperty: 'data_1',
+				fileName: 'image-2.png',
+				mimeType: 'image/png',
+				fileSize: expect.any(Number),
+				url: urls[1],
+			},
+		]);
+		expect(answer.filesNote).toBe(FILES_NOTE_WITH_URL);
+		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/);
 	});
 
 	it('Speech → Synthesize: the agent sees the audio file’s name, MIME type and size', async () => {
@@ -98,6 +139,8 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			fileName: 'speech.mp3',
 			mimeType: 'audio/mpeg',
 		});
+		expect(answer.files[0].url).toBeUndefined(); // the gateway sends the audio itself, no address
+		expect(answer.filesNote).toBe(FILES_NOTE_NO_URL);
 		expect(call.returned!).not.toMatch(/[A-Za-z0-9+/]{200}/);
 	});
 
@@ -125,8 +168,30 @@ describe('Generation Gateway as an AI Agent tool', () => {
 				fileName: expect.any(String),
 				mimeType: 'video/mp4',
 				fileSize: expect.any(Number),
+				url: answer.data.url,
 			},
 		]);
+		expect(answer.filesNote).toBe(FILES_NOTE_WITH_URL);
+	});
+
+	it('Video → Create returns the task id at once: no files, no note', async () => {
+		const call = await callTool(
+			{
+				resource: 'video',
+				operation: 'create',
+				model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+				prompt: fromAI('prompt', 'What the video shows'),
+				duration: 5,
+			},
+			{ prompt: 'a harbour' },
+		);
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
+		expect(answer.id).toMatch(/^video_/);
+		expect(answer.files).toBeUndefined();
+		expect(answer.filesNote).toBeUndefined();
+		const sent = sim.requestsTo('/v1/videos', 'POST').slice(-1)[0].body as Record<string, unknown>;
+		expect(sent).toMatchObject({ model: 'vidA-2.5', prompt: 'a harbour' });
 	});
 
 	it('a gateway error comes back as a readable error with its status and hint, not a crash', async () => {
