@@ -33,9 +33,10 @@ if stale "$e2e"; then
 fi
 
 # n8n itself: one pinned install per folder of e2e/n8n/ (e2e/n8n/install.sh, cached outside the clone).
-# 2.41.1 for every part; the older ones only when the compatibility part runs (all parts, or `compat`).
+# 2.41.1 for every part; the older ones only when the compatibility or agents part runs (all parts,
+# `compat` or `agents`).
 versions=(2.41.1)
-if [ "$#" -eq 0 ] || [[ " $* " == *" compat "* ]]; then
+if [ "$#" -eq 0 ] || [[ " $* " == *" compat "* ]] || [[ " $* " == *" agents "* ]]; then
   for pin in "$e2e"/n8n/*/; do
     v="$(basename "$pin")"
     [ "$v" = 2.41.1 ] || versions+=("$v")

@@ -20,7 +20,7 @@ import { PACKAGE, withCredentials, type Context, type Workflow } from './workflo
 const TRIGGER = 'When chat message received';
 const NODE = 'Answer';
 
-interface Chunk {
+export interface Chunk {
 	type: string;
 	content?: string;
 	metadata?: {
@@ -32,7 +32,7 @@ interface Chunk {
 	};
 }
 
-interface StreamedAnswer {
+export interface StreamedAnswer {
 	status: number;
 	contentType: string;
 	/** Each JSON line of the answer, with when it arrived (ms after the request was sent). */
@@ -45,7 +45,7 @@ interface StreamedAnswer {
 const insecure = new Agent({ rejectUnauthorized: false, keepAlive: false });
 
 /** POSTs JSON and reads the answer line by line as it streams in (n8n's certificate is made at run time). */
-async function postStreaming(url: string, body: unknown, timeoutMs = 120_000): Promise<StreamedAnswer> {
+export async function postStreaming(url: string, body: unknown, timeoutMs = 120_000): Promise<StreamedAnswer> {
 	const payload = Buffer.from(JSON.stringify(body));
 	const started = Date.now();
 	return await new Promise<StreamedAnswer>((resolve, reject) => {

@@ -16,6 +16,11 @@
  *   compat    the older n8n releases the package supports (1.123.x, 2.0.x; every
  *             folder of e2e/n8n/ but 2.41.1), each under Node 22: examples,
  *             callback wait, trigger, chat streaming, one form (compat.ts)
+ *   agents    the tool as people reach it, on every supported n8n (2.41.1 and the
+ *             compat releases): an AI Agent on a stand-in OpenAI-compatible model
+ *             calling it (image, speech, video, message), the agent behind a
+ *             streaming Chat Trigger, and an MCP client calling n8n's MCP Server
+ *             Trigger with it over streamable HTTP and SSE (agents.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
  *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
  *
@@ -41,7 +46,7 @@ import {
 	type Context,
 } from './workflows';
 
-const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'dev'] as const;
+const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
 type Part = (typeof PARTS)[number];
 
 function certificate(dir: string): Certificate {
@@ -168,6 +173,12 @@ async function main(): Promise<void> {
 		if (parts.has('compat')) {
 			const { runCompat } = await import('./compat');
 			await checks.timed('compat: older n8n', () => runCompat({ work, cert, packed, sim, checks }));
+		}
+		if (parts.has('agents')) {
+			const { runAgents } = await import('./agents');
+			await checks.timed('agents: AI Agent, streaming chat, MCP', () =>
+				runAgents({ work, cert, packed, sim, checks }),
+			);
 		}
 		if (parts.has('queue')) {
 			const { runQueue } = await import('./queue');
