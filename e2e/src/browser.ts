@@ -174,17 +174,20 @@ function statesWorkflow(
 	);
 }
 
-async function login(page: Page, url: string): Promise<void> {
+export async function login(page: Page, url: string): Promise<void> {
 	await page.goto(`${url}/signin`);
 	// The email field's id differs between n8n releases (1.x and 2.0: a plain email input).
-	await page.locator('#emailOrLdapLoginId, input[type="email"], input[name="email"]').first().fill(OWNER.email);
+	await page
+		.locator('#emailOrLdapLoginId, input[type="email"], input[name="email"]')
+		.first()
+		.fill(OWNER.email);
 	await page.locator('#password, input[type="password"]').first().fill(OWNER.password);
 	await page.click('[data-test-id="form-submit-button"]');
 	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
 }
 
 /** Opens a saved workflow and the named node's form; returns what the form shows. */
-async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
+export async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
 	if (!page.url().endsWith(`/workflow/${workflowId}`)) await page.goto(`${url}/workflow/${workflowId}`);
 	await page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`).dblclick();
 	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
@@ -193,7 +196,7 @@ async function openNode(page: Page, url: string, workflowId: string, node: strin
 }
 
 /** Closes the node's form; the next node of the same workflow opens without reloading the editor. */
-async function closeNode(page: Page): Promise<void> {
+export async function closeNode(page: Page): Promise<void> {
 	await page.locator('[data-test-id="ndv-close-button"]').first().click();
 	await page
 		.locator('[data-test-id="parameter-item"]')
@@ -711,6 +714,11 @@ export async function runBrowser(ctx: Context): Promise<void> {
 		}
 		await attempt('trigger form', () => triggerForm(ctx, page));
 		await attempt('hints', () => hintsInEditor(ctx, page));
+		checks.begin('browser: the README and docs pictures (e2e-output/browser/pictures/)');
+		await attempt('pictures', async () => {
+			const { takePictures } = await import('./pictures');
+			await takePictures(ctx, browser);
+		});
 
 		const b = forms['video-vidB-1.5'];
 		const d = forms['video-vidD-h3'];
@@ -738,7 +746,12 @@ export async function runBrowser(ctx: Context): Promise<void> {
  * of the example `file` and checks that it shows its credential and the
  * fields `expected`; a screenshot `compat-<label>-<node>.png` in e2e-output/browser/.
  */
-export async function formScreenshot(ctx: Context, file: string, node: string, expected: string[]): Promise<void> {
+export async function formScreenshot(
+	ctx: Context,
+	file: string,
+	node: string,
+	expected: string[],
+): Promise<void> {
 	const { checks, n8n } = ctx;
 	mkdirSync(shotsDir, { recursive: true });
 	const browser = await chromium.launch({
@@ -760,7 +773,11 @@ export async function formScreenshot(ctx: Context, file: string, node: string, e
 			const form = await openNode(page, n8n.url, id, node);
 			writeFileSync(join(shotsDir, `${name}.json`), JSON.stringify(form, null, 2));
 			const missing = expected.filter((label) => !form.labels.includes(label));
-			checks.ok(`${ctx.label}: the editor opens ${node} with its credential and fields`, form.credential !== undefined && missing.length === 0, { missing, labels: form.labels });
+			checks.ok(
+				`${ctx.label}: the editor opens ${node} with its credential and fields`,
+				form.credential !== undefined && missing.length === 0,
+				{ missing, labels: form.labels },
+			);
 			checks.note(`${ctx.label}: screenshot ${await shot(page, name)}`);
 		} catch (error) {
 			await shot(page, `failure-${name}`).catch(() => undefined);

@@ -21,6 +21,8 @@
  *             calling it (image, speech, video, message), the agent behind a
  *             streaming Chat Trigger, and an MCP client calling n8n's MCP Server
  *             Trigger with it over streamable HTTP and SSE (agents.ts)
+ *   pictures  (only when named) the README's and docs' pictures, taken as the
+ *             browser part takes them, copied into docs/images/ (pictures.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
  *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
  *
@@ -47,7 +49,9 @@ import {
 } from './workflows';
 
 const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
-type Part = (typeof PARTS)[number];
+/** Parts that run only when named: `pictures` writes into the checkout (docs/images/). */
+const ON_REQUEST = ['pictures'] as const;
+type Part = (typeof PARTS)[number] | (typeof ON_REQUEST)[number];
 
 function certificate(dir: string): Certificate {
 	const key = join(dir, 'key.pem');
@@ -89,8 +93,9 @@ export function pack(dir: string): { tarball: string; version: string; files: st
 async function main(): Promise<void> {
 	const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 	const parts = new Set<Part>(wanted.length ? (wanted as Part[]) : PARTS);
+	const known: readonly Part[] = [...PARTS, ...ON_REQUEST];
 	for (const part of parts)
-		if (!PARTS.includes(part)) throw new Error(`unknown part "${part}"; parts: ${PARTS.join(' ')}`);
+		if (!known.includes(part)) throw new Error(`unknown part "${part}"; parts: ${known.join(' ')}`);
 	rmSync(outputDir, { recursive: true, force: true });
 	mkdirSync(outputDir, { recursive: true });
 	const work = mkdtempSync(join(tmpdir(), 'gg-e2e-'));
@@ -110,7 +115,7 @@ async function main(): Promise<void> {
 		);
 		checks.note(`simulator on ${sim.url}`);
 
-		if (parts.has('single') || parts.has('browser') || parts.has('chat')) {
+		if (parts.has('single') || parts.has('browser') || parts.has('chat') || parts.has('pictures')) {
 			const home = join(work, 'single');
 			mkdirSync(join(home, '.n8n'), { recursive: true });
 			installPacked(join(home, '.n8n'), packed.tarball, packed.version);
@@ -161,6 +166,11 @@ async function main(): Promise<void> {
 			if (parts.has('browser')) {
 				const { runBrowser } = await import('./browser');
 				await checks.timed('browser: editor', () => runBrowser(ctx));
+			}
+			if (parts.has('pictures')) {
+				checks.begin('pictures: the README and docs pictures, into docs/images/');
+				const { runPictures } = await import('./pictures');
+				await checks.timed('pictures', () => runPictures(ctx));
 			}
 			await n8n.stop();
 		}

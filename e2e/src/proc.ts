@@ -9,7 +9,8 @@ import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const outputDir = join(__dirname, '..', '..', 'e2e-output');
+/** e2e-output/ in the checkout; `E2E_OUTPUT_DIR` puts a run's results elsewhere (two runs side by side). */
+export const outputDir = process.env.E2E_OUTPUT_DIR || join(__dirname, '..', '..', 'e2e-output');
 export const logsDir = join(outputDir, 'logs');
 
 export interface Proc {

@@ -1,0 +1,202 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/**
+ * The pictures of the README and the docs pages, taken in n8n's editor by the
+ * browser part on every run (e2e-output/browser/pictures/), cropped to what
+ * they show, at a modest window size: the package in the node panel, each
+ * resource's form, a workflow after its run and the node's files in its
+ * output. `./scripts/run e2e pictures` takes only these and copies them into
+ * docs/images/, where the README and the docs pages show them.
+ */
+import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+import { CHROMIUM_FLAGS, closeNode, login, openNode } from './browser';
+import { repoRoot } from './n8n';
+import { outputDir, waitFor } from './proc';
+import { examplesDir, loadWorkflow, withCredentials, type Context } from './workflows';
+
+export const picturesDir = join(outputDir, 'browser', 'pictures');
+export const docsImagesDir = join(repoRoot, 'docs', 'images');
+/** Above this a picture is too heavy for a README. */
+const MAX_BYTES = 150 * 1024;
+
+/** The forms to show: picture name, example file, node. */
+const FORMS: Array<[string, string, string]> = [
+	['form-image', 'image-then-speech.json', 'Generate Image'],
+	['form-speech', 'speech-synthesize.json', 'Synthesize Speech'],
+	['form-video', 'video-create-and-wait.json', 'Create Video and Wait'],
+	['form-message', 'text-cache-summarise-answer.json', 'Summarise'],
+	['form-response', 'text-cache-summarise-answer.json', 'Answer'],
+	['form-cached-content', 'text-cache-summarise-answer.json', 'Cache Document'],
+	['form-account', 'account-balance.json', 'Get Balance'],
+];
+
+async function picture(target: Locator, name: string): Promise<string> {
+	const file = join(picturesDir, `${name}.png`);
+	await target.screenshot({ path: file, animations: 'disabled', scale: 'css' });
+	return file;
+}
+
+/** The first of `selectors` the page shows. */
+async function firstVisible(page: Page, selectors: string[]): Promise<Locator> {
+	for (const selector of selectors) {
+		const found = page.locator(selector).first();
+		if (await found.isVisible().catch(() => false)) return found;
+	}
+	return page.locator('body');
+}
+
+/** Takes every picture; returns the files written. */
+export async function takePictures(ctx: Context, browser: Browser): Promise<string[]> {
+	const { checks, n8n } = ctx;
+	mkdirSync(picturesDir, { recursive: true });
+	const page = await (
+		await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } })
+	).newPage();
+	page.setDefaultTimeout(30_000);
+	const taken: string[] = [];
+	const attempt = async (what: string, body: () => Promise<void>) => {
+		try {
+			await body();
+		} catch (error) {
+			checks.broke(`picture ${what}`, error);
+			await page.keyboard.press('Escape').catch(() => undefined);
+		}
+	};
+	try {
+		await login(page, n8n.url);
+
+		await attempt('panel', async () => {
+			const { id } = await n8n.createWorkflow({
+				name: 'Picture: node panel',
+				nodes: [
+					{
+						name: 'Start',
+						type: 'n8n-nodes-base.manualTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
+				],
+				connections: {},
+			});
+			await page.goto(`${n8n.url}/workflow/${id}`);
+			await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').waitFor();
+			await page.locator('[data-test-id="node-creator-plus-button"]').click();
+			const search = page.locator('[data-test-id="node-creator-search-bar"]');
+			await search.waitFor();
+			await search.fill('Generation Gateway');
+			await page.waitForTimeout(800);
+			await page
+				.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Generation Gateway$/ })
+				.first()
+				.click();
+			await page.waitForTimeout(800);
+			taken.push(
+				await picture(
+					await firstVisible(page, ['[data-test-id="node-creator"]', '.node-creator']),
+					'panel-actions',
+				),
+			);
+			await page.keyboard.press('Escape');
+		});
+
+		for (const [name, file, node] of FORMS) {
+			await attempt(name, async () => {
+				const workflow = withCredentials(loadWorkflow(join(examplesDir, file)), ctx.credentials);
+				const { id } = await n8n.createWorkflow({ ...workflow, name: `Picture: ${workflow.name}` });
+				await openNode(page, n8n.url, id, node);
+				await page.waitForTimeout(500);
+				const panel = await firstVisible(page, [
+					'[data-test-id="ndv"] [data-test-id="node-parameters"]',
+					'[data-test-id="node-parameters"]',
+					'[data-test-id="ndv"]',
+				]);
+				taken.push(await picture(panel, name));
+				await closeNode(page);
+			});
+		}
+
+		await attempt('finished run', async () => {
+			const workflow = withCredentials(
+				loadWorkflow(join(examplesDir, 'image-then-speech.json')),
+				ctx.credentials,
+			);
+			const { id } = await n8n.createWorkflow({ ...workflow, name: workflow.name });
+			await page.goto(`${n8n.url}/workflow/${id}`);
+			await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+			const before = (await n8n.executions(id)).length;
+			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+			const runs = await waitFor(
+				'the run started in the editor to finish',
+				async () => {
+					const list = await n8n.executions(id);
+					return list.length > before && list.every((e) => !['running', 'new', 'waiting'].includes(e.status))
+						? list
+						: undefined;
+				},
+				120_000,
+				500,
+			);
+			checks.equal('pictures: the workflow run from the editor succeeded', runs[0]?.status, 'success');
+			await page.waitForTimeout(1500);
+			await page.keyboard.press('Shift+1').catch(() => undefined); // zoom to fit
+			await page.waitForTimeout(800);
+			taken.push(
+				await picture(
+					await firstVisible(page, ['[data-test-id="canvas-wrapper"]', '#canvas', '[data-test-id="canvas"]']),
+					'workflow-run',
+				),
+			);
+			for (const [node, name] of [
+				['Generate Image', 'output-image'],
+				['Narrate Image', 'output-speech'],
+			] as const) {
+				await page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`).dblclick();
+				const output = await firstVisible(page, ['[data-test-id="output-panel"]', '[data-test-id="ndv"]']);
+				await output.waitFor();
+				const binary = output.locator('[data-test-id="ndv-run-data-display-mode"] >> text=Binary').first();
+				if (await binary.isVisible().catch(() => false)) await binary.click();
+				await page.waitForTimeout(1000);
+				taken.push(await picture(output, name));
+				await closeNode(page);
+			}
+		});
+	} finally {
+		await page.context().close();
+	}
+	for (const file of taken) {
+		const bytes = statSync(file).size;
+		checks.ok(
+			`picture ${file.split('/').pop()}: taken, ${Math.round(bytes / 1024)} KB (at most 150)`,
+			bytes > 2000 && bytes <= MAX_BYTES,
+		);
+	}
+	return taken;
+}
+
+/** Copies the pictures taken into docs/images/ (`./scripts/run e2e pictures`). */
+export function copyPictures(ctx: Context): void {
+	mkdirSync(docsImagesDir, { recursive: true });
+	const files = readdirSync(picturesDir).filter((f) => f.endsWith('.png'));
+	for (const file of files) copyFileSync(join(picturesDir, file), join(docsImagesDir, file));
+	ctx.checks.note(`copied ${files.length} pictures into docs/images/: ${files.join(', ')}`);
+}
+
+/** The `pictures` part: the pictures alone, then into docs/images/. */
+export async function runPictures(ctx: Context): Promise<void> {
+	const browser = await chromium.launch({
+		executablePath: '/usr/bin/chromium',
+		args: CHROMIUM_FLAGS,
+		headless: true,
+		timeout: 60_000,
+	});
+	try {
+		await takePictures(ctx, browser);
+	} finally {
+		await browser.close();
+	}
+	copyPictures(ctx);
+}
