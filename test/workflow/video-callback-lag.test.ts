@@ -7,17 +7,34 @@
  * per task, the answers to the final callbacks, downloads. Rows and figures:
  * video-callback-lag.ts.
  */
+import { OTHERS_READS_PER_TASK } from '../../nodes/GenerationGateway/actions/video/wait/callbackRace';
+import { confirmReadTimes } from '../../nodes/shared/confirmWindow';
 import type { Fault } from '../simulator/types';
 import type { LagFigures, LagRow } from './video-callback-lag';
 import { FAST_SECOND, HONOURING_SECOND, NO_SECOND, runLagRow } from './video-callback-lag';
 
-/** Resumed once with every video, each downloaded once, no answer but 200 (and n8n's 409 after the end). */
+/**
+ * Resumed once with every video, each downloaded once. How long an answer took is the bench's
+ * figure (P8), not a test's: the window's schedule is asserted on a fake clock
+ * (test/unit/shared/confirmWindow.test.ts).
+ */
 function expectResumed(f: LagFigures, tasks: number) {
 	expect(f.status).toBe('success');
 	expect(f.resumed).toBe(1);
 	expect(f.videos).toBe(tasks);
 	expect(f.downloads).toEqual(Array(tasks).fill(1));
-	expect(f.longestAnswerMs).toBeLessThan(10_000);
+}
+
+/**
+ * The most reads of one task the design allows in a batch whose gateway sends each callback once,
+ * whatever the machine's load: the read as the wait began, its final callback's read, the window's
+ * reads up to the first one at or after the lag (a callback that comes later needs fewer), and the
+ * other tasks' callbacks' reads (at most OTHERS_READS_PER_TASK, and one more by a callback that
+ * finds every other task final).
+ */
+function readsBound(lagMs: number): number {
+	const windowReads = confirmReadTimes().findIndex((at) => at >= lagMs) + 1;
+	return 1 + 1 + windowReads + OTHERS_READS_PER_TASK + 1;
 }
 
 const answered = (f: LagFigures) => Object.keys(f.finalAnswers).sort();
@@ -72,10 +89,10 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		30_000,
 	);
 
-	it('reads trail by 3 s, 3 tasks ending together: resumed once, at most 4 reads per task, no 5xx', async () => {
+	it('reads trail by 3 s, 3 tasks ending together: resumed once, reads per task within the design bound, no 5xx', async () => {
 		const f = await runLagRow({ name: '3 tasks lag 3 s', tasks: 3, lagMs: 3_000, second: NO_SECOND });
 		expectResumed(f, 3);
-		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(3_000));
 		expect(answered(f)).toEqual(['200']);
 		expect(f.secondCallbacks).toBe(0);
 	}, 30_000);
@@ -83,14 +100,16 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 	it('reads trail by 2 s, 5 tasks ending together (the reported case): resumed once with every video', async () => {
 		const f = await runLagRow({ name: '5 tasks lag 2 s', tasks: 5, lagMs: 2_000, second: NO_SECOND });
 		expectResumed(f, 5);
-		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(2_000));
 		expect(answered(f)).toEqual(['200']);
 	}, 30_000);
 
-	it('reads trail by 3 s, 300 tasks ending together: resumed once with all 300 videos, at most 4 reads per task', async () => {
+	it('reads trail by 3 s, 300 tasks ending together (Wait Mode Callback): resumed once with all 300 videos, reads per task within the design bound', async () => {
 		const f = await runLagRow({ name: '300 tasks lag 3 s', tasks: 300, lagMs: 3_000, second: NO_SECOND });
 		expectResumed(f, 300);
-		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		// 7 by design, whatever the load (a busy machine once drove one task to 17 reads before the bound).
+		expect(readsBound(3_000)).toBe(7);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(3_000));
 		// 200 for every final callback but those that came after the resume (n8n's 409).
 		expect(answered(f).filter((status) => status !== '409')).toEqual(['200']);
 		expect(f.secondCallbacks).toBe(0);
@@ -104,7 +123,6 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		// The wait read, the callback's read and the window's three.
 		expect(f.readsPerTask).toEqual([5]);
 		expect(f.downloads).toEqual([0]);
-		expect(f.longestAnswerMs).toBeLessThan(10_000);
 	}, 40_000);
 });
 
@@ -119,7 +137,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		expectResumed(f, 5);
 		expect(f.secondCallbacks).toBe(0);
 		expect(answered(f)).toEqual(['200']);
-		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(4);
+		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(2_000));
 	}, 30_000);
 
 	it('reads trail by 9 s, second callbacks 0.5 s and 1 s after the 503 (Retry-After ignored): the second one resumes', async () => {

@@ -88,7 +88,8 @@ export async function runLagRow(row: LagRow): Promise<LagFigures> {
 		const endAfter = row.endAfterMs ?? (row.tasks >= 100 ? 15_000 : 1_500);
 		const waiting = await runWorkflow(
 			videoCallbackWorkflow({
-				waitOptions: { download: true },
+				// Callback explicitly: Auto polls batches beyond AUTO_CALLBACK_MAX_TASKS.
+				waitOptions: { mode: 'callback', download: true },
 				requestOptions: { maxConcurrency: row.maxConcurrency ?? (row.tasks >= 100 ? 50 : 3) },
 			}),
 			{

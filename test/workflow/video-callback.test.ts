@@ -3,6 +3,7 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
+import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import { runWorkflow, until } from '../harness';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
 import type { Simulator } from '../simulator';
@@ -27,6 +28,22 @@ afterAll(async () => {
 	await n8n.stop();
 	await sim.stop();
 });
+
+/**
+ * Runs `body` with the simulator's clock stopped at its start: no task ends, however long the creates
+ * take on a busy machine, until `body` moves the clock (`advance(ms)`: to `ms` after the start).
+ */
+async function withStoppedClock<T>(body: (advance: (ms: number) => void) => Promise<T>): Promise<T> {
+	const tasks = videoTasks(sim);
+	const start = Date.now();
+	let clock = start;
+	tasks.now = () => clock;
+	try {
+		return await body((ms) => (clock = start + ms));
+	} finally {
+		tasks.now = () => Date.now();
+	}
+}
 
 async function startWaiting(prompts: string[], parameters: object = {}, settings: object = {}) {
 	const result = await runWorkflow(workflow(parameters, settings), {
@@ -110,9 +127,20 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 	}
 
 	it('a task list too long for custom data (300 items) is kept as a file in the binary store: still no polls', async () => {
-		const prompts = Array.from({ length: 300 }, (_, n) => `clip ${n} [after:6000]`);
-		const waiting = await startWaiting(prompts, { requestOptions: { maxConcurrency: 50 } });
-		expect(waiting.status).toBe('waiting');
+		await withStoppedClock(async (advance) => {
+			const prompts = Array.from({ length: 300 }, (_, n) => `clip ${n} [after:6000]`);
+			// Callback explicitly: Auto polls a batch this size (the Auto rows below).
+			const waiting = await startWaiting(prompts, {
+				requestOptions: { maxConcurrency: 50 },
+				waitOptions: { mode: 'callback' },
+			});
+			expect(waiting.status).toBe('waiting');
+			advance(6000);
+			await bigBatchResumes(waiting);
+		});
+	}, 90_000);
+
+	async function bigBatchResumes(waiting: Awaited<ReturnType<typeof startWaiting>>) {
 		// One custom data entry: the id of the file that holds the list, no chunks of the list itself.
 		const metadata = waiting.runExecutionData.resultData.metadata ?? {};
 		const entries = Object.entries(metadata).filter(([key]) => key.startsWith('ggvideo_'));
@@ -132,7 +160,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		expect(mine.filter((d) => d.resumed)).toHaveLength(1);
 		// The read as the wait began, each task's confirmation, and scans that stopped at a running task.
 		expect(polls(ids) / ids.length).toBeLessThanOrEqual(3);
-	}, 90_000);
+	}
 
 	it('an early (non-final) callback is answered 200 without reads; an unconfirmed final one 503', async () => {
 		const waiting = await startWaiting(['long [after:600000]']);
@@ -271,7 +299,60 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			mode: 'polling',
 			polls: 1,
 			waitedSeconds: expect.any(Number),
+			reason: 'Wait Mode is Polling',
 		});
+	});
+
+	describe('Auto weighs the batch: callback up to AUTO_CALLBACK_MAX_TASKS tasks, polling beyond', () => {
+		const prompts = (count: number) => Array.from({ length: count }, (_, n) => `clip ${n} [after:400]`);
+
+		it(`${AUTO_CALLBACK_MAX_TASKS + 1} items: polls, asks for no callback, and says why in waitInfo.reason`, async () => {
+			const createsBefore = sim.requestsTo('/v1/videos', 'POST').length;
+			const deliveriesBefore = videoTasks(sim).deliveries.length;
+			const result = await runWorkflow(workflow({ requestOptions: { maxConcurrency: 10 } }), {
+				credentials: sim.credentials(),
+				input: items(prompts(AUTO_CALLBACK_MAX_TASKS + 1)),
+				instanceBaseUrl: n8n.url,
+			});
+			expect(result.status).toBe('success');
+			const out = result.output(NODE);
+			expect(out).toHaveLength(AUTO_CALLBACK_MAX_TASKS + 1);
+			for (const item of out) {
+				expect(item.json.status).toBe('completed');
+				expect(item.json.waitInfo).toMatchObject({
+					mode: 'polling',
+					reason: `Auto polls batches of more than ${AUTO_CALLBACK_MAX_TASKS} tasks (this one has ${AUTO_CALLBACK_MAX_TASKS + 1}): each callback makes n8n load the whole waiting execution, and a batch's callbacks arriving together would hold n8n's editor and API for seconds; set Wait Mode to Callback to wait by callback anyway`,
+				});
+				// The rule, not a fallback from what was asked for: no hint, no fallback.
+				expect(item.json.waitInfo).not.toHaveProperty('fallback');
+			}
+			const creates = sim.requestsTo('/v1/videos', 'POST').slice(createsBefore);
+			expect(creates).toHaveLength(AUTO_CALLBACK_MAX_TASKS + 1);
+			for (const create of creates) expect(create.body as object).not.toHaveProperty('callback_url');
+			expect(videoTasks(sim).deliveries.slice(deliveriesBefore)).toHaveLength(0);
+		}, 60_000);
+
+		it(`${AUTO_CALLBACK_MAX_TASKS} items: waits by callback with no polls, and says why`, async () => {
+			const done = await withStoppedClock(async (advance) => {
+				const waiting = await startWaiting(prompts(AUTO_CALLBACK_MAX_TASKS), {
+					requestOptions: { maxConcurrency: 10 },
+				});
+				expect(waiting.status).toBe('waiting');
+				expect(waiting.output(NODE)[0].json.waitInfo).toMatchObject({ mode: 'callback', state: 'waiting' });
+				advance(400);
+				return await n8n.finished(waiting.executionId, 60_000);
+			});
+			expect(done.status).toBe('success');
+			const out = done.output(NODE);
+			expect(out).toHaveLength(AUTO_CALLBACK_MAX_TASKS);
+			for (const item of out) {
+				expect(item.json.waitInfo).toMatchObject({
+					mode: 'callback',
+					polls: 0,
+					reason: `Auto waits by callback for up to ${AUTO_CALLBACK_MAX_TASKS} tasks (this batch has ${AUTO_CALLBACK_MAX_TASKS}) when n8n's resume URL is https: no worker is held and the wait survives an n8n restart`,
+				});
+			}
+		}, 60_000);
 	});
 
 	it('deadline: the wait ends at the chosen timeout and n8n passes the input through (documented limit)', async () => {

@@ -9,7 +9,9 @@ import type { Simulator } from '../server';
  * function of the (injectable) clock: pending -> queue -> in_progress -> its
  * outcome, at the times in `timing`. The outcome is `completed` unless the
  * prompt carries a trigger: `[fail]`, `[expire]` or `[cancel]`; `[after:<ms>]`
- * overrides when the task ends. Every status change is posted to the task's
+ * overrides when the task ends, and `[at:<epoch ms>]` ends it at that instant
+ * of the simulator's clock (a batch whose tasks all end together, however
+ * long their creates took). Every status change is posted to the task's
  * https callback address (the body is the task record, as GET returns it).
  * A delivery answered 5xx, or lost on the network, is tried again (the real
  * gateway was seen retrying callbacks; its schedule is not published): up to
@@ -73,6 +75,8 @@ export interface CallbackDelivery {
 	retryAfter?: string;
 	/** When it was sent (the simulator's clock). */
 	sentAt?: number;
+	/** How long its answer took (or until it failed), in ms of the wall clock. */
+	tookMs?: number;
 }
 
 const OUTCOME_TRIGGERS: Array<[string, SimTask['outcome']]> = [
@@ -92,6 +96,9 @@ export class VideoTasks {
 	callbackAttempts = 3;
 
 	callbackRetryDelayMs = 200;
+
+	/** How long a delivery waits for its answer before it counts as failed (the connection is closed). */
+	callbackTimeoutMs = 15_000;
 
 	/** What happens after a delivery answered 5xx or lost (see SecondCallbacks). */
 	secondCallbacks: SecondCallbacks = { kind: 'default' };
@@ -131,14 +138,20 @@ export class VideoTasks {
 	create(body: Record<string, unknown>): SimTask {
 		const prompt = String(body.prompt);
 		const after = /\[after:(\d+)\]/.exec(prompt);
+		const at = /\[at:(\d+)\]/.exec(prompt);
+		const createdAt = this.now();
 		const task: SimTask = {
 			id: `video_${(++this.counter).toString().padStart(4, '0')}_${Math.random().toString(36).slice(2, 8)}`,
 			model: String(body.model),
 			prompt,
-			createdAt: this.now(),
+			createdAt,
 			duration: typeof body.duration === 'number' && body.duration > 0 ? body.duration : 5,
 			outcome: OUTCOME_TRIGGERS.find(([mark]) => prompt.includes(mark))?.[1] ?? 'completed',
-			doneAfterMs: after ? Number(after[1]) : this.timing.doneAfterMs,
+			doneAfterMs: at
+				? Math.max(0, Number(at[1]) - createdAt)
+				: after
+					? Number(after[1])
+					: this.timing.doneAfterMs,
 			callbackUrl: typeof body.callback_url === 'string' ? body.callback_url : undefined,
 		};
 		this.tasks.set(task.id, task);
@@ -263,7 +276,11 @@ export class VideoTasks {
 				if (isTerminal(next)) task.finalSentAt ??= this.now();
 				for (let attempt = 1; this.callbacksEnabled; attempt++) {
 					const sentAt = this.now();
-					const delivery = { ...(await post(task.callbackUrl!, record)), attempt, sentAt };
+					const delivery = {
+						...(await post(this.callbackUrl(task), record, this.callbackTimeoutMs)),
+						attempt,
+						sentAt,
+					};
 					this.deliveries.push(delivery);
 					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
 					const pause = this.nextAttemptIn(attempt, delivery);
@@ -274,6 +291,16 @@ export class VideoTasks {
 		} finally {
 			task.delivering = false;
 		}
+	}
+
+	/**
+	 * Where a task's callbacks go: its callback address, unless `routeCallback` sends them elsewhere
+	 * (a load balancer in front of several n8n webhook processes, in the e2e suite's queue mode).
+	 */
+	routeCallback: ((url: string, task: SimTask) => string) | undefined;
+
+	private callbackUrl(task: SimTask): string {
+		return this.routeCallback ? this.routeCallback(task.callbackUrl!, task) : task.callbackUrl!;
 	}
 
 	/** Stops delivering callbacks (the simulator is stopping): no timer or request is left running. */
@@ -319,8 +346,10 @@ const isTerminal = (status: string | undefined) =>
 async function post(
 	url: string,
 	record: Record<string, unknown>,
+	timeoutMs: number,
 ): Promise<Omit<CallbackDelivery, 'attempt'>> {
 	const body = JSON.stringify(record);
+	const started = Date.now();
 	const base = { id: String(record.id), status: String(record.status), url };
 	return await new Promise((resolve) => {
 		const target = new URL(url);
@@ -331,7 +360,7 @@ async function post(
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
 				rejectUnauthorized: false,
-				timeout: 15_000,
+				timeout: timeoutMs,
 				// One connection per delivery: no keep-alive socket outlives the simulator.
 				agent: false,
 			},
@@ -339,13 +368,18 @@ async function post(
 				res.resume();
 				const retryAfter = res.headers['retry-after'];
 				res.on('end', () =>
-					resolve({ ...base, httpStatus: res.statusCode, ...(retryAfter ? { retryAfter } : {}) }),
+					resolve({
+						...base,
+						httpStatus: res.statusCode,
+						tookMs: Date.now() - started,
+						...(retryAfter ? { retryAfter } : {}),
+					}),
 				);
 			},
 		);
 		// `timeout` only emits an event: close the socket, or a silent receiver holds it open for good.
-		req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
-		req.on('error', (error) => resolve({ ...base, error: error.message }));
+		req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+		req.on('error', (error) => resolve({ ...base, error: error.message, tookMs: Date.now() - started }));
 		req.end(body);
 	});
 }

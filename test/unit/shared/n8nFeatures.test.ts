@@ -182,8 +182,12 @@ describe("the execution's custom data (callback mode)", () => {
 
 	it('without custom data, callback mode is not chosen: polling, with the reason', () => {
 		const url = 'https://n8n.example/webhook-waiting/1';
-		expect(decideWaitMode('auto', url, true)).toEqual({ mode: 'callback' });
-		expect(decideWaitMode('callback', url, false)).toEqual({ mode: 'polling', fallback: NO_CUSTOM_DATA });
-		expect(decideWaitMode('polling', url, false)).toEqual({ mode: 'polling' });
+		expect(decideWaitMode('auto', url, true)).toMatchObject({ mode: 'callback' });
+		expect(decideWaitMode('callback', url, false)).toEqual({
+			mode: 'polling',
+			reason: NO_CUSTOM_DATA,
+			fallback: NO_CUSTOM_DATA,
+		});
+		expect(decideWaitMode('polling', url, false)).toEqual({ mode: 'polling', reason: 'Wait Mode is Polling' });
 	});
 });

@@ -31,6 +31,7 @@ describe('cancellableSleep', () => {
 		await cancellableSleep(30_000, controller.signal);
 		await cancellableSleep(0);
 		await cancellableSleep(-5);
-		expect(Date.now() - started).toBeLessThan(50);
+		// Far below the 30 s asked for: no sleep happened (a loaded machine may stall the loop for a while).
+		expect(Date.now() - started).toBeLessThan(5_000);
 	});
 });

@@ -7,8 +7,11 @@ import { FakeClock } from '../shared/fakeClock';
 import {
 	CLAIM_HOLD_MS,
 	CallbackMemory,
+	OTHERS_READS_PER_TASK,
 	claimHolds,
 	confirmOwnTask,
+	othersMayRead,
+	ownCallbackFailed,
 	readAfter,
 	rememberFinals,
 	tick,
@@ -286,6 +289,45 @@ describe('confirmOwnTask: one confirmation window per task, shared by its callba
 			}),
 		).rejects.toThrow('HTTP 502');
 		expect(memory.windows.size).toBe(0);
+	});
+});
+
+describe('othersMayRead: reads of a task by the other tasks\' callbacks are bounded by design', () => {
+	const slots = ['video_a', 'video_b', 'video_c', { error: 'refused' }];
+	const fresh = () => new CallbackMemory().of('e|n|1', T0);
+	const known = (memory: ReturnType<typeof fresh>, ...ids: string[]) => {
+		for (const id of ids) memory.finals.set(id, { id, status: 'completed' });
+	};
+
+	it(`at most ${OTHERS_READS_PER_TASK} while another task is not known final either, however many callbacks ask`, () => {
+		const memory = fresh();
+		known(memory, 'video_a');
+		const answers = Array.from({ length: 20 }, () => othersMayRead(memory, 'video_b', slots));
+		expect(answers.filter(Boolean)).toHaveLength(OTHERS_READS_PER_TASK);
+		// The first ones read, the later ones leave it to the task's own callback.
+		expect(answers.slice(0, OTHERS_READS_PER_TASK)).toEqual(Array(OTHERS_READS_PER_TASK).fill(true));
+		// Each task has its own count.
+		expect(othersMayRead(memory, 'video_c', slots)).toBe(true);
+	});
+
+	it('always when every other task is known final (the callback may be the last to come)', () => {
+		const memory = fresh();
+		for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots);
+		expect(othersMayRead(memory, 'video_b', slots)).toBe(false);
+		// A slot with an error has no task: it is never waited for.
+		known(memory, 'video_a', 'video_c');
+		expect([othersMayRead(memory, 'video_b', slots), othersMayRead(memory, 'video_b', slots)]).toEqual([
+			true,
+			true,
+		]);
+	});
+
+	it("again after the task's own final callback was answered 503 (it may never come back)", () => {
+		const memory = fresh();
+		for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots);
+		expect(othersMayRead(memory, 'video_b', slots)).toBe(false);
+		ownCallbackFailed(memory, 'video_b');
+		expect(othersMayRead(memory, 'video_b', slots)).toBe(true);
 	});
 });
 

@@ -1,6 +1,8 @@
 /** The pure decisions of Create and Wait's callback mode (actions/video/callbackState.ts). */
 import type { CallbackState } from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import {
+	AUTO_CALLBACK_MAX_TASKS,
+	callbackReason,
 	decideWaitMode,
 	decodeState,
 	encodeState,
@@ -15,20 +17,49 @@ import {
 } from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
 
 describe('decideWaitMode', () => {
-	it.each([
-		['auto', 'https://n8n.example.com/webhook-waiting/7?signature=abc', { mode: 'callback' }],
-		['callback', 'https://n8n.example.com/webhook-waiting/7', { mode: 'callback' }],
-		[undefined, 'https://n8n.example.com/webhook-waiting/7', { mode: 'callback' }],
-		['polling', 'https://n8n.example.com/webhook-waiting/7', { mode: 'polling' }],
-	])('%s with %s', (setting, url, expected) => {
-		expect(decideWaitMode(setting, url)).toEqual(expected);
+	const https = 'https://n8n.example.com/webhook-waiting/7?signature=abc';
+	it.each<[string | undefined, string, number, 'callback' | 'polling', RegExp]>([
+		['auto', https, 1, 'callback', /^Auto waits by callback for up to 30 tasks \(this batch has 1\)/],
+		[undefined, https, 1, 'callback', /^Auto waits by callback/],
+		// The boundary: Auto takes callbacks up to AUTO_CALLBACK_MAX_TASKS tasks, polls beyond.
+		['auto', https, AUTO_CALLBACK_MAX_TASKS, 'callback', /this batch has 30\)/],
+		['auto', https, AUTO_CALLBACK_MAX_TASKS + 1, 'polling', /^Auto polls batches of more than 30 tasks \(this one has 31\)/],
+		['auto', https, 1000, 'polling', /this one has 1000\).*set Wait Mode to Callback/],
+		// An explicit Callback stays callback whatever the size.
+		['callback', https, 1, 'callback', /^Wait Mode is Callback$/],
+		['callback', https, 1000, 'callback', /^Wait Mode is Callback$/],
+		['polling', https, 1, 'polling', /^Wait Mode is Polling$/],
+		['polling', https, 1000, 'polling', /^Wait Mode is Polling$/],
+	])('%s with %s, %i tasks: %s', (setting, url, tasks, mode, reason) => {
+		const decision = decideWaitMode(setting, url, true, tasks);
+		expect(decision.mode).toBe(mode);
+		expect(decision.reason).toMatch(reason);
+		// Only a wait that could not be what was asked for is a fallback.
+		expect(decision.fallback).toBeUndefined();
 	});
 
-	it('falls back to polling for an http resume URL, naming it without its token', () => {
-		const decision = decideWaitMode('callback', 'http://localhost:5678/webhook-waiting/7?signature=secret');
+	it('the reason a callback wait gives on its resume is the one it gave when it began', () => {
+		for (const [setting, tasks] of [['auto', 7], ['callback', 500], [undefined, 30]] as const)
+			expect(callbackReason(setting, tasks)).toBe(decideWaitMode(setting, 'https://x/', true, tasks).reason);
+	});
+
+	it.each([
+		['auto', 1],
+		['auto', 1000],
+		['callback', 1],
+	])('falls back to polling for an http resume URL (%s, %i tasks), naming it without its token', (setting, tasks) => {
+		const decision = decideWaitMode(setting, 'http://localhost:5678/webhook-waiting/7?signature=secret', true, tasks);
 		expect(decision.mode).toBe('polling');
 		expect(decision.fallback).toContain('(http://localhost:5678/webhook-waiting/7)');
 		expect(decision.fallback).not.toContain('secret');
+		expect(decision.reason).toBe(decision.fallback);
+	});
+
+	it('falls back to polling where n8n keeps no custom data, whatever the setting', () => {
+		for (const setting of ['auto', 'callback']) {
+			const decision = decideWaitMode(setting, 'https://x/', false, 1);
+			expect(decision).toEqual({ mode: 'polling', reason: decision.fallback, fallback: expect.stringContaining('custom data') });
+		}
 	});
 });
 

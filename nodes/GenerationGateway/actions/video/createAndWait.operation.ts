@@ -26,9 +26,9 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 }
 
 async function settle(ctx: IExecuteFunctions, results: ItemResult[]): Promise<ItemResult[]> {
-	const { mode, fallback } = runWaitMode(ctx);
-	if (mode === 'callback') return await settleByCallback(ctx, results);
-	return await settleByPolling(ctx, results, { readFirst: false, fallback });
+	const { mode, reason, fallback } = runWaitMode(ctx);
+	if (mode === 'callback') return await settleByCallback(ctx, results, reason);
+	return await settleByPolling(ctx, results, { readFirst: false, reason, fallback });
 }
 
 export const createAndWait: OperationModule = {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forModels } from './fields';
+import { AUTO_CALLBACK_MAX_TASKS } from './wait/callbackState';
 import { DEFAULT_WAIT_DEADLINE_MS, MAX_WAIT_DEADLINE_MS, waitDeadlineMs } from '../../../shared/polling';
 import { formSetting } from '../../../shared/validation';
 
@@ -161,13 +162,14 @@ export const waitOptionsField = (withMode: boolean): INodeProperties => ({
 							{
 								name: 'Auto',
 								value: 'auto',
-								description: "Callback when n8n's resume URL is https (WEBHOOK_URL), otherwise polling",
+								description:
+									`Callback for up to ${AUTO_CALLBACK_MAX_TASKS} items when n8n's resume URL is https (WEBHOOK_URL), otherwise polling: a big batch's callbacks arriving together would hold n8n busy`,
 							},
 							{
 								name: 'Callback',
 								value: 'callback',
 								description:
-									'Put the execution to wait and resume when the gateway calls back (needs n8n reachable over https; falls back to polling otherwise)',
+									'Put the execution to wait and resume when the gateway calls back, whatever the batch size (needs n8n reachable over https; falls back to polling otherwise)',
 							},
 							{
 								name: 'Polling',

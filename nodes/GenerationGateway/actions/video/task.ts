@@ -32,6 +32,8 @@ export interface WaitInfo extends IDataObject {
 	mode: 'polling' | 'callback' | 'none';
 	polls: number;
 	waitedSeconds: number;
+	/** Why this way of waiting ran (Wait Mode, and for Auto the batch's size and n8n's resume URL). */
+	reason?: string;
 	/** Why callback mode was asked for but polling ran. */
 	fallback?: string;
 }

@@ -25,23 +25,58 @@ export type WaitModeSetting = 'auto' | 'callback' | 'polling';
 
 export interface WaitModeDecision {
 	mode: 'callback' | 'polling';
-	/** Why callback mode was not used although asked for (auto or callback). */
+	/** Why this mode runs (the output's `waitInfo.reason`). */
+	reason: string;
+	/** Why callback mode was not used although it was possible to ask for it (auto or callback). */
 	fallback?: string;
 }
 
 /**
+ * Auto waits by callback for at most this many tasks, by polling beyond.
+ * Every request to a waiting execution's resume URL makes n8n load that
+ * whole execution from its database before the node runs, and the gateway
+ * calls on every status change of every task; the waiting execution grows
+ * with the batch, so a batch's callbacks cost n8n about the square of its
+ * size. Polling costs two or three reads per task and one execution kept
+ * running. Measured in a real n8n on its default SQLite (docs: "Which way
+ * Auto waits"): 30 tasks ending together are answered within about a second
+ * either way, while from 100 on the callbacks hold n8n's API for seconds.
+ */
+export const AUTO_CALLBACK_MAX_TASKS = 30;
+
+/**
  * Callback mode needs an https resume URL (the gateway calls only https
  * addresses) and the execution's custom data, where the task list waits.
+ * Auto also needs a batch small enough for n8n to take its callbacks
+ * (`AUTO_CALLBACK_MAX_TASKS`); an explicit Callback is kept whatever the size.
  */
-export function decideWaitMode(setting: unknown, resumeUrl: unknown, keepsCustomData = true): WaitModeDecision {
+export function decideWaitMode(
+	setting: unknown,
+	resumeUrl: unknown,
+	keepsCustomData = true,
+	tasks = 1,
+): WaitModeDecision {
 	const wanted = setting === 'callback' || setting === 'polling' ? setting : 'auto';
-	if (wanted === 'polling') return { mode: 'polling' };
-	if (!keepsCustomData) return { mode: 'polling', fallback: NO_CUSTOM_DATA };
-	if (typeof resumeUrl === 'string' && /^https:\/\//i.test(resumeUrl)) return { mode: 'callback' };
-	return {
-		mode: 'polling',
-		fallback: `n8n's resume URL is not https (${shownResumeUrl(resumeUrl)}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`,
-	};
+	if (wanted === 'polling') return { mode: 'polling', reason: 'Wait Mode is Polling' };
+	if (!keepsCustomData) return { mode: 'polling', reason: NO_CUSTOM_DATA, fallback: NO_CUSTOM_DATA };
+	if (typeof resumeUrl !== 'string' || !/^https:\/\//i.test(resumeUrl)) {
+		const fallback = `n8n's resume URL is not https (${shownResumeUrl(resumeUrl)}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`;
+		return { mode: 'polling', reason: fallback, fallback };
+	}
+	if (wanted === 'auto' && tasks > AUTO_CALLBACK_MAX_TASKS) {
+		return {
+			mode: 'polling',
+			reason: `Auto polls batches of more than ${AUTO_CALLBACK_MAX_TASKS} tasks (this one has ${tasks}): each callback makes n8n load the whole waiting execution, and a batch's callbacks arriving together would hold n8n's editor and API for seconds; set Wait Mode to Callback to wait by callback anyway`,
+		};
+	}
+	return { mode: 'callback', reason: callbackReason(wanted, tasks) };
+}
+
+/** Why a wait runs by callback, as `waitInfo.reason` says it (also on the resume, from the same setting). */
+export function callbackReason(setting: unknown, tasks: number): string {
+	return setting === 'callback'
+		? 'Wait Mode is Callback'
+		: `Auto waits by callback for up to ${AUTO_CALLBACK_MAX_TASKS} tasks (this batch has ${tasks}) when n8n's resume URL is https: no worker is held and the wait survives an n8n restart`;
 }
 
 /** The resume URL as a message shows it: without its query (the signature that lets anyone resume). */

@@ -24,12 +24,15 @@ import {
 	callbackMemory,
 	claimHolds,
 	confirmOwnTask,
+	othersMayRead,
+	ownCallbackFailed,
 	readAfter,
 	rememberFinals,
 	tick,
 	tryClaim,
 } from './callbackRace';
 import {
+	callbackReason,
 	decideWaitMode,
 	decodeState,
 	encodeState,
@@ -107,9 +110,15 @@ export function runWaitMode(ctx: IExecuteFunctions): WaitModeDecision & { resume
 	if (!decision) {
 		const resumeUrl = ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0);
 		const keepsCustomData = executionCustomDataOf(ctx) !== undefined;
-		const wanted = decideWaitMode(waitOptions(ctx, 0).mode, resumeUrl, keepsCustomData);
+		// Every input item makes a task unless it is refused: the batch's size as Auto weighs it.
+		const tasks = ctx.getInputData().length;
+		const wanted = decideWaitMode(waitOptions(ctx, 0).mode, resumeUrl, keepsCustomData, tasks);
 		const asTool = runsAsTool(ctx);
-		decision = { ...wanted, ...(asTool ? { mode: 'polling' } : {}), resumeUrl: String(resumeUrl) };
+		decision = {
+			...wanted,
+			...(asTool ? { mode: 'polling', reason: 'a tool call of an AI agent cannot put the execution to wait' } : {}),
+			resumeUrl: String(resumeUrl),
+		};
 		if (!asTool && decision.fallback) {
 			addHints(ctx, keepsCustomData ? pollingFallbackHint(shownResumeUrl(resumeUrl)) : noCustomDataHint());
 		}
@@ -188,7 +197,11 @@ function slotOf(result: ItemResult): TaskSlot {
  * created with the resume URL as its callback address. Items whose create
  * was refused or failed (continue-on-fail) get no task and keep their error.
  */
-export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResult[]): Promise<ItemResult[]> {
+export async function settleByCallback(
+	ctx: IExecuteFunctions,
+	results: ItemResult[],
+	reason: string,
+): Promise<ItemResult[]> {
 	const startedAt = systemClock.now();
 	const { maxConcurrency } = readRequestSettings(ctx, 0);
 	const state: CallbackState = {
@@ -199,10 +212,10 @@ export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResu
 	const prefix = stateKeyPrefix(ctx.getNode().id);
 	if (!(await keepState(ctx, prefix, state))) {
 		// The tasks exist already (their callbacks will find no waiting execution): poll them.
-		const reason = `the task list of ${state.slots.length} items fits neither in the execution's custom data (n8n keeps at most 10 entries of 512 characters) nor in n8n's binary data store`;
+		const unkept = `the task list of ${state.slots.length} items fits neither in the execution's custom data (n8n keeps at most 10 entries of 512 characters) nor in n8n's binary data store`;
 		const fitting = fittingItems(prefix, state, executionCustomDataOf(ctx)?.getAll() ?? {});
 		addHints(ctx, customDataFullHint(state.slots.length, Math.min(fitting, state.slots.length - 1)));
-		return await settleByPolling(ctx, results, { readFirst: false, fallback: reason });
+		return await settleByPolling(ctx, results, { readFirst: false, reason: unkept, fallback: unkept });
 	}
 
 	// A task may finish before n8n has saved the execution as waiting; its callback then gets
@@ -226,13 +239,13 @@ export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResu
 		(slot, item) => typeof slot !== 'string' || isTerminalStatus(records[item]?.status),
 	);
 	if (allFinal) {
-		const output = await finishAll(ctx, state, records, callbackWaitInfo(state), maxConcurrency);
+		const output = await finishAll(ctx, state, records, callbackWaitInfo(state, reason), maxConcurrency);
 		return output.map((item) => ({ output: [item] }));
 	}
 
 	const deadline = new Date(startedAt + readWaitDeadlineMs(ctx, 0));
 	await ctx.putExecutionToWait(deadline);
-	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString() };
+	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString(), reason };
 	return results.map((result, item) => ({
 		output: [
 			{
@@ -243,11 +256,12 @@ export async function settleByCallback(ctx: IExecuteFunctions, results: ItemResu
 	}));
 }
 
-function callbackWaitInfo(state: CallbackState): WaitInfo {
+function callbackWaitInfo(state: CallbackState, reason: string): WaitInfo {
 	return {
 		mode: 'callback',
 		polls: 0,
 		waitedSeconds: Math.round((systemClock.now() - state.startedAt) / 100) / 10,
+		reason,
 	};
 }
 
@@ -372,9 +386,11 @@ async function confirmAndCheck(
 	try {
 		own = await confirmOwnTask(memory, claim.id, arrived, readTask(state.slots.indexOf(claim.id), claim.id));
 	} catch (error) {
+		ownCallbackFailed(memory, claim.id);
 		return unreadable(claim.id, error);
 	}
 	if (!isTerminalStatus(own.status)) {
+		ownCallbackFailed(memory, claim.id);
 		return answer(503, {
 			error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it still reads "${String(own.status)}" after a few seconds. Send the callback again later.`,
 		});
@@ -395,6 +411,11 @@ async function confirmAndCheck(
 				received: true,
 				waiting: `task ${slot} is not known final yet; another callback of this execution checks it`,
 			});
+		if (slot !== claim.id && !memory.finals.has(slot) && !othersMayRead(memory, slot, state.slots))
+			return answer(200, {
+				received: true,
+				waiting: `task ${slot} is not known final yet; its own final callback finishes the wait`,
+			});
 		let record: IDataObject;
 		try {
 			record = slot === claim.id ? own : await readAfter(memory, slot, confirmed, read(item, slot));
@@ -408,7 +429,12 @@ async function confirmAndCheck(
 	}
 	if (!tryClaim(memory, systemClock.now())) return answer(200, RESUMING);
 	try {
-		const output = await finishAll(ctx, state, records, callbackWaitInfo(state), webhookConcurrency(ctx));
+		// The reason the wait gave, from the same setting and batch (the webhook has no items to count).
+		const reason = callbackReason(
+			(ctx.getNodeParameter('waitOptions', {}) as IDataObject).mode,
+			state.slots.length,
+		);
+		const output = await finishAll(ctx, state, records, callbackWaitInfo(state, reason), webhookConcurrency(ctx));
 		memory.claim = { since: memory.claim!.since, handedOver: systemClock.now() };
 		return { ...answer(200, { received: true, resumed: true }), workflowData: [output] };
 	} catch (error) {

@@ -96,7 +96,7 @@ function unfinishedError(
 export async function waitForTasks(
 	ctx: IExecuteFunctions,
 	tasks: TaskToWait[],
-	options: { fallback?: string; clock?: Clock } = {},
+	options: { reason?: string; fallback?: string; clock?: Clock } = {},
 ): Promise<ItemResult[]> {
 	const clock = options.clock ?? systemClock;
 	const limit = createLimiter(readRequestSettings(ctx, 0).maxConcurrency);
@@ -110,6 +110,7 @@ export async function waitForTasks(
 			mode: 'polling',
 			polls: outcome.polls,
 			waitedSeconds: Math.round(outcome.waitedMs / 100) / 10,
+			...(options.reason ? { reason: options.reason } : {}),
 			...(options.fallback ? { fallback: options.fallback } : {}),
 		};
 		try {
@@ -157,7 +158,7 @@ export async function waitForTasks(
 export async function settleByPolling(
 	ctx: IExecuteFunctions,
 	results: ItemResult[],
-	options: { readFirst: boolean; fallback?: string; clock?: Clock },
+	options: { readFirst: boolean; reason?: string; fallback?: string; clock?: Clock },
 ): Promise<ItemResult[]> {
 	const clock = options.clock ?? systemClock;
 	const now = clock.now();
