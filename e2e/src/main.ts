@@ -21,6 +21,8 @@
  *             calling it (image, speech, video, message), the agent behind a
  *             streaming Chat Trigger, and an MCP client calling n8n's MCP Server
  *             Trigger with it over streamable HTTP and SSE (agents.ts)
+ *   p15       (only when named) bench P15: batches of 30 to 1,000 video tasks ending in
+ *             one instant, each way of waiting and n8n's Wait node, in one n8n (burst.ts)
  *   pictures  (only when named) the README's and docs' pictures, taken as the
  *             browser part takes them, copied into docs/images/ (pictures.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
@@ -49,8 +51,8 @@ import {
 } from './workflows';
 
 const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
-/** Parts that run only when named: `pictures` writes into the checkout (docs/images/). */
-const ON_REQUEST = ['pictures'] as const;
+/** Parts that run only when named: `pictures` writes into the checkout (docs/images/), `p15` takes about 15 minutes. */
+const ON_REQUEST = ['pictures', 'p15'] as const;
 type Part = (typeof PARTS)[number] | (typeof ON_REQUEST)[number];
 
 function certificate(dir: string): Certificate {
@@ -188,6 +190,12 @@ async function main(): Promise<void> {
 			const { runAgents } = await import('./agents');
 			await checks.timed('agents: AI Agent, streaming chat, MCP', () =>
 				runAgents({ work, cert, packed, sim, checks }),
+			);
+		}
+		if (parts.has('p15')) {
+			const { runBurst } = await import('./burst');
+			await checks.timed('p15: batches ending in one instant', () =>
+				runBurst({ work, cert, packed, sim, checks }),
 			);
 		}
 		if (parts.has('queue')) {

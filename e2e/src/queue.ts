@@ -18,7 +18,11 @@ import type { Checks } from './checks';
 import { N8n, type Certificate } from './n8n';
 import { installPacked } from './install';
 import { freePort, run, start, waitFor, type Proc } from './proc';
+import { videoTasks } from '../../test/simulator/video/tasks';
 import { createCredentials, examplesDir, runCallbackWait, runExample, type Context } from './workflows';
+
+/** Connections per n8n process to PostgreSQL (n8n's default is 2); docs/waiting-and-callbacks.md says why. */
+const QUEUE_DB_POOL_SIZE = '10';
 
 interface QueueInput {
 	work: string;
@@ -113,6 +117,9 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 			DB_POSTGRESDB_DATABASE: 'postgres',
 			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			// n8n's default pool of 2 connections per process: 300 final callbacks in one instant, each
+			// loading the waiting execution, exhausted it (the REST API answered 500 for a minute).
+			DB_POSTGRESDB_POOL_SIZE: QUEUE_DB_POOL_SIZE,
 		};
 		const main = new N8n({ name: 'n8n-queue-main', home, cert, env });
 		await checks.timed('queue: main start', () => main.start());
@@ -136,8 +143,13 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		// /webhook-waiting/ too, so a gateway's callback may reach it instead of main.
 		const webhook = new N8n({ name: 'n8n-queue-webhook', home, cert, command: 'webhook', env });
 		await checks.timed('queue: webhook process start', () => webhook.start());
+		// A second one, as a deployment that expects bursts of callbacks runs them behind a balancer.
+		const webhook2 = new N8n({ name: 'n8n-queue-webhook-2', home, cert, command: 'webhook', env });
+		await checks.timed('queue: second webhook process start', () => webhook2.start());
 		await main.login();
-		checks.note(`main on ${main.url}; webhook process on ${webhook.url}; worker log ${worker.proc!.logFile}`);
+		checks.note(
+			`main on ${main.url}; webhook processes on ${webhook.url} and ${webhook2.url}; worker log ${worker.proc!.logFile}; DB_POSTGRESDB_POOL_SIZE=${QUEUE_DB_POOL_SIZE}`,
+		);
 		const ctx: Context = {
 			n8n: main,
 			sim,
@@ -188,12 +200,32 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		}
 		// Queue mode keeps binary data in the database: the list a worker stored is read by the process
 		// that takes the callback.
-		checks.begin('queue mode: Create and Wait by callback, 300 items (task list kept in the binary store)');
+		checks.begin(
+			'queue mode: Create and Wait by callback, 300 items ending in one instant, callbacks spread over two webhook processes (task list kept in the binary store)',
+		);
+		const tasks = videoTasks(sim);
+		const saved = { timeout: tasks.callbackTimeoutMs, second: tasks.secondCallbacks };
+		// A gateway that waits 10 s for an answer and never calls twice; a balancer in front of the
+		// two webhook processes, taking turns.
+		tasks.callbackTimeoutMs = 10_000;
+		tasks.secondCallbacks = { kind: 'off' };
+		let turn = 0;
+		tasks.routeCallback = (url) => {
+			const target = new URL(url);
+			target.port = String([webhook, webhook2][turn++ % 2].port);
+			return target.toString();
+		};
 		try {
-			await runCallbackWait(ctx, 300, 20_000, 50);
+			// The creates go one at a time on the worker; the tasks all end 20 s from now.
+			await runCallbackWait(ctx, 300, 0, Date.now() + 20_000);
 		} catch (error) {
 			checks.broke('callback wait, 300 items', error);
+		} finally {
+			tasks.routeCallback = undefined;
+			tasks.callbackTimeoutMs = saved.timeout;
+			tasks.secondCallbacks = saved.second;
 		}
+		await webhook2.stop();
 		await runCallbackScenarios(ctx, { main, webhook, worker });
 		await webhook.stop();
 		await worker.stop();

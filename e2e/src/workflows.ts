@@ -278,18 +278,18 @@ export async function runTriggerWorkflow(
 	return record;
 }
 
-/** Manual trigger -> three prompts as items -> Create and Wait in callback mode (download on). */
-/** The prompt of item `i` (0-based): its task ends `afterMs` + i x `spreadMs` after its create. */
-const callbackPrompt = (i: number, afterMs: number, spreadMs: number) =>
-	`Callback item ${i + 1} [after:${afterMs + i * spreadMs}]`;
+/** Item i's prompt: its task ends `afterMs` after its create, or at the instant `endsAt` (ms since 1970). */
+const callbackPrompt = (i: number, afterMs: number, endsAt?: number) =>
+	`Callback item ${i + 1} ${endsAt === undefined ? `[after:${afterMs}]` : `[at:${endsAt}]`}`;
 
+/** Manual trigger -> `items` prompts as items -> Create and Wait in callback mode (download on). */
 export function callbackWorkflow(
 	ids: Record<string, string>,
 	items: number,
 	afterMs: number,
-	spreadMs = 0,
+	endsAt?: number,
 ): Workflow {
-	const prompts = Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, spreadMs));
+	const prompts = Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, endsAt));
 	return withCredentials(
 		{
 			name: `Create and Wait, callback mode, ${items} items`,
@@ -354,20 +354,19 @@ export function countEach(values: string[]): string {
 }
 
 /**
- * A callback wait of `items` tasks ending `afterMs` (+ i x `spreadMs`) after their create. A spread
- * keeps hundreds of final callbacks from reaching n8n in the same instant: each one makes n8n's route
- * load the execution from its database, and a burst of them exhausted n8n's connection pool (queue
- * mode, 300 tasks ending together: the REST API itself answered 500 for a minute).
+ * A callback wait of `items` tasks, each ending `afterMs` after its create, or all at the instant
+ * `endsAt` (a burst of final callbacks: each one makes n8n's route load the execution from its
+ * database).
  */
 export async function runCallbackWait(
 	ctx: Context,
 	items = 3,
 	afterMs = 2500,
-	spreadMs = 0,
+	endsAt?: number,
 ): Promise<ExecutionRecord> {
 	const { n8n, sim, checks } = ctx;
 	const name = `callback-wait-${items}-items`;
-	const workflow = callbackWorkflow(ctx.credentials, items, afterMs, spreadMs);
+	const workflow = callbackWorkflow(ctx.credentials, items, afterMs, endsAt);
 	const created = await n8n.createWorkflow(workflow);
 	const tasks = videoTasks(sim);
 	const requestsBefore = sim.requests.length;
@@ -405,6 +404,20 @@ export async function runCallbackWait(
 	checks.note(
 		`${name}: simulator saw ${created_.length} creates, ${reads.length} task reads, ${downloads.length} downloads; ${deliveries.length} callback deliveries (${countEach(deliveries.map((d) => `${d.status}->${d.httpStatus ?? d.error}`))})`,
 	);
+	if (endsAt !== undefined) {
+		// A burst: how fast n8n and the node answered the final callbacks that came together.
+		const finals = deliveries.filter((d) => d.attempt === 1 && !['pending', 'queue', 'in_progress'].includes(d.status));
+		const took = finals.map((d) => d.tookMs ?? 0).sort((a, b) => a - b);
+		const at = (q: number) => took[Math.min(took.length - 1, Math.ceil(q * took.length) - 1)] ?? 0;
+		checks.note(
+			`${name}: first answers to the ${finals.length} final callbacks: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${took.at(-1) ?? 0} ms; by route ${countEach(finals.map((d) => `${new URL(d.url).port}->${d.httpStatus ?? d.error}`))}`,
+		);
+		checks.equal(
+			`${name}: no final callback answered 5xx or left unanswered`,
+			deliveries.filter((d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus === undefined || d.httpStatus >= 500)).length,
+			0,
+		);
+	}
 	if (!record) throw failure;
 	await checkExecution(ctx, name, workflow, record);
 	const output = outputOf(record, 'Create Videos and Wait');
@@ -413,7 +426,7 @@ export async function runCallbackWait(
 	checks.equal(
 		`${name}: item i is the task created for prompt i`,
 		output.map((i) => i.json.prompt),
-		Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, spreadMs)),
+		Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, endsAt)),
 	);
 	checks.ok(
 		`${name}: every item waited by callback, with no polls`,

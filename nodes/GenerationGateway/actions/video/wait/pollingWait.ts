@@ -176,8 +176,21 @@ export async function settleByPolling(
 			download: waitOptions.download === true,
 		});
 	}
+	if (!options.readFirst && waiting.length) logPollingWait(ctx, waiting);
 	const settled = await waitForTasks(ctx, waiting, options);
 	const merged = [...results];
 	for (const [index, task] of waiting.entries()) merged[task.itemIndex] = settled[index];
 	return merged;
+}
+
+/**
+ * A polling wait lives in the n8n process that runs it: should n8n stop or
+ * crash meanwhile, the execution ends without output while the tasks go on
+ * (and are charged) at the gateway. So their ids go to n8n's log as the wait
+ * begins, one line per batch, where an operator finds them after a restart.
+ */
+function logPollingWait(ctx: IExecuteFunctions, tasks: TaskToWait[]): void {
+	ctx.logger.info(
+		`Generation Gateway: execution ${ctx.getExecutionId()}, node "${ctx.getNode().name}" waits by polling for ${tasks.length} video tasks; if n8n stops before they finish, run Video → Wait for Completion with these task ids: ${tasks.map((task) => task.taskId).join(' ')}`,
+	);
 }

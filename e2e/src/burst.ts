@@ -1,0 +1,539 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/**
+ * Bench P15 (`./scripts/run e2e p15`, not part of a plain run: it takes about 15 minutes): a
+ * batch whose video tasks all end in the same instant, in a real n8n on its embedded default (one
+ * instance, SQLite, over https), and what it costs n8n.
+ *
+ * Each row runs Manual Trigger → Prompts → Split Out → Create and Wait (default settings but the
+ * row's Wait Mode; Download Video on) with N items whose tasks end together (the simulator's
+ * `[at:<ms>]`), or, as the floor, n8n's own Wait node ("On Webhook Call") whose resume URL the bench
+ * calls N times at once. The simulator calls back as a gateway that sends each callback once with a
+ * 10 s timeout (`once`), or that tries a failed one twice more (`retries`). Meanwhile a probe calls
+ * n8n's REST API (the executions list, as the editor does) one request at a time.
+ *
+ * Per row: the first answers to the final callbacks (p50/p99/max), answers that were 5xx or timed
+ * out, tasks whose final callback got a 2xx, reads per task, seconds from the burst to the
+ * execution's end (every video in the workflow), and the REST API's p99/max during that time.
+ * Results: e2e-output/p15.md and p15.json.
+ *
+ * Restart rows (`restart:N`): Auto with N items, n8n stopped and started again in the middle of
+ * the wait; what the user is left with (the execution's status, where the task ids are) and what
+ * brings every video back.
+ *
+ * Rows: GG_P15_ROWS="auto:300 callback:300:retries wait-node:300 restart:300" (way:items[:gateway]).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Simulator } from '../../test/simulator';
+import { videoTasks } from '../../test/simulator/video/tasks';
+import type { Checks } from './checks';
+import { http } from './http';
+import { installPacked } from './install';
+import { N8n, outputOf, type Certificate, type ExecutionRecord } from './n8n';
+import { outputDir, sleep, waitFor } from './proc';
+import { PACKAGE, createCredentials, withCredentials, type Workflow } from './workflows';
+
+type Way = 'auto' | 'callback' | 'polling' | 'wait-node' | 'restart';
+
+export interface BurstRow {
+	way: Way;
+	items: number;
+	/** How the gateway treats a failed callback: never again, or twice more. */
+	gateway: 'once' | 'retries';
+}
+
+export interface BurstFigures {
+	row: string;
+	/** How the node waited (waitInfo.mode of the first item), or the Wait node. */
+	ran: string;
+	firstAnswerMs: { p50: number; p99: number; max: number } | undefined;
+	/** Every callback request (all statuses, all attempts) and those answered 5xx or timed out. */
+	callbacks: number;
+	failedCallbacks: number;
+	/** Tasks whose final callback was answered 2xx (some attempt). */
+	confirmed: number;
+	readsPerTask: { mean: number; max: number };
+	/** From the instant the tasks end to the execution's end, in s. */
+	secondsToEnd: number | undefined;
+	/** Items that came out with their video. */
+	videos: number;
+	status: string;
+	api: { p99: number; max: number; errors: number; samples: number };
+}
+
+const DEFAULT_ROWS =
+	'auto:30 auto:100 auto:300 auto:1000 callback:30 callback:100 callback:300 callback:300:retries wait-node:30 wait-node:100 wait-node:300 polling:30 restart:300 restart:30';
+
+export function parseRows(text = process.env.GG_P15_ROWS || DEFAULT_ROWS): BurstRow[] {
+	return text
+		.split(/\s+/)
+		.filter(Boolean)
+		.map((spec) => {
+			const [way, items, gateway] = spec.split(':');
+			if (!['auto', 'callback', 'polling', 'wait-node', 'restart'].includes(way) || !(Number(items) > 0))
+				throw new Error(
+					`P15 row "${spec}": way:items[:once|retries], way one of auto callback polling wait-node restart`,
+				);
+			return { way: way as Way, items: Number(items), gateway: gateway === 'retries' ? 'retries' : 'once' };
+		});
+}
+
+const NODE = 'Create Videos and Wait';
+const WAIT = 'Wait';
+const CALLBACK_TIMEOUT_MS = 10_000;
+
+function quantile(values: number[], q: number): number {
+	if (!values.length) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+/** Calls n8n's REST API one request at a time until stopped: how long each answer took. */
+function probeApi(n8n: N8n, workflowId: string) {
+	const samples: Array<{ at: number; ms: number; ok: boolean }> = [];
+	let running = true;
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const loop = (async () => {
+		while (running) {
+			const at = Date.now();
+			const ok = await http(`${n8n.url}/rest/executions?filter=${filter}&limit=1`, {
+				headers: { cookie: n8n.cookie },
+				timeoutMs: 120_000,
+			}).then(
+				(answer) => answer.status === 200,
+				() => false,
+			);
+			samples.push({ at, ms: Date.now() - at, ok });
+			await sleep(250);
+		}
+	})();
+	return {
+		async stop(from: number, to: number) {
+			running = false;
+			await loop;
+			const during = samples.filter((s) => s.at + s.ms >= from && s.at <= to);
+			const ms = during.map((s) => s.ms);
+			return {
+				p99: quantile(ms, 0.99),
+				max: Math.max(0, ...ms),
+				errors: during.filter((s) => !s.ok).length,
+				samples: during.length,
+			};
+		},
+	};
+}
+
+/** The status of the workflow's newest execution, from the list (no execution data loaded). */
+async function listedStatus(n8n: N8n, workflowId: string): Promise<string | undefined> {
+	const [newest] = await n8n.executions(workflowId);
+	return newest?.status;
+}
+
+function prompts(count: number, endsAt: number): string[] {
+	return Array.from({ length: count }, (_, i) => `burst ${i} [at:${endsAt}]`);
+}
+
+function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: number): Workflow {
+	const wait: Workflow['nodes'][number] =
+		row.way === 'wait-node'
+			? {
+					name: WAIT,
+					type: 'n8n-nodes-base.wait',
+					typeVersion: 1.1,
+					position: [800, 0],
+					webhookId: '5f0f7d4e-8a52-4f4e-9d61-0c6f3b7e2a11',
+					parameters: { resume: 'webhook', httpMethod: 'POST', limitWaitTime: true, resumeAmount: 10, resumeUnit: 'minutes' },
+				}
+			: {
+					name: NODE,
+					type: `${PACKAGE}.generationGateway`,
+					typeVersion: 1,
+					position: [800, 0],
+					parameters: {
+						resource: 'video',
+						operation: 'createAndWait',
+						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+						prompt: '={{ $json.prompts }}',
+						duration: 5,
+						waitOptions: { mode: row.way === 'restart' ? 'auto' : row.way, download: true },
+					},
+					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+				};
+	const last = String(wait.name);
+	return withCredentials(
+		{
+			name: `P15 ${row.way} ${row.items} ${row.gateway}`,
+			nodes: [
+				{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					name: 'Prompts',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [200, 0],
+					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ prompts: prompts(row.items, endsAt) }) },
+				},
+				{
+					name: 'One Item per Prompt',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: [400, 0],
+					parameters: { fieldToSplitOut: 'prompts', include: 'noOtherFields' },
+				},
+				{
+					name: 'Resume URL',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [600, 0],
+					parameters: {
+						includeOtherFields: true,
+						assignments: {
+							assignments: [
+								{ id: 'u', name: 'resumeUrl', value: '={{ $execution.resumeUrl }}', type: 'string' },
+							],
+						},
+					},
+				},
+				wait,
+			],
+			connections: {
+				Start: { main: [[{ node: 'Prompts', type: 'main', index: 0 }]] },
+				Prompts: { main: [[{ node: 'One Item per Prompt', type: 'main', index: 0 }]] },
+				'One Item per Prompt': { main: [[{ node: 'Resume URL', type: 'main', index: 0 }]] },
+				'Resume URL': { main: [[{ node: last, type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		} as Workflow,
+		ids,
+	);
+}
+
+/** The Wait node's floor: its resume URL called `count` times at once, each with the gateway's timeout. */
+async function callWaitNode(url: string, count: number) {
+	return await Promise.all(
+		Array.from({ length: count }, async (_, i) => {
+			const started = Date.now();
+			const answer = await http(url, {
+				method: 'POST',
+				body: { id: `burst_${i}`, status: 'completed' },
+				timeoutMs: CALLBACK_TIMEOUT_MS,
+			}).then(
+				(a) => a.status,
+				() => 0,
+			);
+			return { status: answer, ms: Date.now() - started };
+		}),
+	);
+}
+
+async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, string>, row: BurstRow) {
+	const tasks = videoTasks(sim);
+	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
+	tasks.secondCallbacks = row.gateway === 'once' ? { kind: 'off' } : { kind: 'default' };
+	tasks.callbackAttempts = 3;
+	// The creates go one at a time (default Max Concurrent Requests): time for them, then the burst.
+	const endsAt = Date.now() + 10_000 + row.items * 30;
+	const workflow = batchWorkflow(credentials, row, endsAt);
+	const created = await n8n.createWorkflow(workflow);
+	const requestsBefore = sim.requests.length;
+	const deliveriesBefore = tasks.deliveries.length;
+	const probe = probeApi(n8n, created.id);
+	const executionId = await n8n.runManually(created.id, 'Start');
+	let waitAnswers: Array<{ status: number; ms: number }> = [];
+	let waitedBeforeBurst = false;
+	if (row.way === 'wait-node') {
+		const waiting = await n8n.waitExecution(executionId, 120_000, ['waiting', 'success', 'error', 'crashed']);
+		const url = String(outputOf(waiting, 'Resume URL')[0]?.json.resumeUrl ?? '');
+		waitedBeforeBurst = waiting.status === 'waiting';
+		await sleep(Math.max(0, endsAt - Date.now()));
+		waitAnswers = await callWaitNode(url, row.items);
+	}
+	await waitFor(
+		`P15 ${row.way} ${row.items}: the execution's end`,
+		async () => {
+			const status = await listedStatus(n8n, created.id).catch(() => undefined);
+			if (status === 'waiting' && Date.now() < endsAt) waitedBeforeBurst = true;
+			return status && !['running', 'waiting', 'new'].includes(status) ? status : undefined;
+		},
+		15 * 60_000,
+		500,
+	);
+	const record: ExecutionRecord = await n8n.execution(executionId);
+	const endedAt = record.stoppedAt ? Date.parse(record.stoppedAt) : Date.now();
+	const api = await probe.stop(endsAt, endedAt);
+	const seen = sim.requests.slice(requestsBefore);
+	const deliveries = tasks.deliveries.slice(deliveriesBefore);
+	const isFinal = (status: string) => ['completed', 'failed', 'cancelled', 'expired'].includes(status);
+	const failed = (d: { httpStatus?: number }) => d.httpStatus === undefined || d.httpStatus >= 500;
+	const output = row.way === 'wait-node' ? outputOf(record, WAIT) : outputOf(record, NODE);
+	const reads = new Map<string, number>();
+	for (const r of seen) {
+		const id = /^\/v1\/videos\/([^/]+)$/.exec(r.path)?.[1];
+		if (r.method === 'GET' && id) reads.set(id, (reads.get(id) ?? 0) + 1);
+	}
+	const readCounts = [...reads.values()];
+	const firstFinal =
+		row.way === 'wait-node'
+			? waitAnswers.map((a) => a.ms)
+			: deliveries.filter((d) => isFinal(d.status) && d.attempt === 1).map((d) => d.tookMs ?? CALLBACK_TIMEOUT_MS);
+	const figures: BurstFigures = {
+		row: `${row.way} ${row.items}${row.way === 'wait-node' ? '' : `, gateway ${row.gateway}`}`,
+		ran: ranAs(row, output[0]?.json.waitInfo as { mode?: string } | undefined, waitedBeforeBurst),
+		firstAnswerMs: firstFinal.length
+			? { p50: quantile(firstFinal, 0.5), p99: quantile(firstFinal, 0.99), max: Math.max(...firstFinal) }
+			: undefined,
+		callbacks: row.way === 'wait-node' ? waitAnswers.length : deliveries.length,
+		failedCallbacks:
+			row.way === 'wait-node'
+				? waitAnswers.filter((a) => a.status === 0 || a.status >= 500).length
+				: deliveries.filter(failed).length,
+		confirmed:
+			row.way === 'wait-node'
+				? waitAnswers.filter((a) => a.status >= 200 && a.status < 300).length
+				: new Set(deliveries.filter((d) => isFinal(d.status) && !failed(d)).map((d) => d.id)).size,
+		readsPerTask: {
+			mean: readCounts.length ? Math.round((readCounts.reduce((a, b) => a + b, 0) / readCounts.length) * 100) / 100 : 0,
+			max: Math.max(0, ...readCounts),
+		},
+		secondsToEnd: Math.round((endedAt - endsAt) / 100) / 10,
+		videos:
+			row.way === 'wait-node'
+				? output.length
+				: output.filter((item) => item.json.status === 'completed' && item.binary?.data).length,
+		status: record.status,
+		api,
+	};
+	return figures;
+}
+
+/** How the row waited; a callback wait whose execution was not waiting yet when its tasks ended is flagged. */
+function ranAs(row: BurstRow, waitInfo: { mode?: string } | undefined, waitedBeforeBurst: boolean): string {
+	const ran = row.way === 'wait-node' ? 'Wait node' : String(waitInfo?.mode ?? 'none');
+	return ran !== 'polling' && !waitedBeforeBurst ? `${ran} (not waiting at the burst)` : ran;
+}
+
+export interface RestartFigures {
+	row: string;
+	/** How the batch waited (Auto: by its size). */
+	ran: string;
+	/** The execution's status once n8n was back. */
+	statusAfterRestart: string;
+	/** Tasks the gateway created, and how many of their ids the user could find after the restart, where. */
+	created: number;
+	found: number;
+	where: string;
+	/** Items that came out with their video in the end, and what it took. */
+	videos: number;
+	recovery: string;
+}
+
+/** The polling wait's log line: the ids of the tasks it waits for. */
+const POLLING_LOG = /waits by polling for (\d+) video tasks; .*?task ids: ((?:video_\S+ ?)+)/;
+
+/** A Wait for Completion run over task ids found after a restart (what a user would run). */
+function waitForCompletionWorkflow(ids: Record<string, string>, taskIds: string[]): Workflow {
+	return withCredentials(
+		{
+			name: 'P15 restart: Wait for Completion',
+			nodes: [
+				{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					name: 'Task IDs',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [200, 0],
+					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids: taskIds }) },
+				},
+				{
+					name: 'One Item per Task',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: [400, 0],
+					parameters: { fieldToSplitOut: 'ids', include: 'noOtherFields' },
+				},
+				{
+					name: NODE,
+					type: `${PACKAGE}.generationGateway`,
+					typeVersion: 1,
+					position: [600, 0],
+					parameters: {
+						resource: 'video',
+						operation: 'waitForCompletion',
+						taskId: '={{ $json.ids }}',
+						waitOptions: { download: true },
+					},
+					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Task IDs', type: 'main', index: 0 }]] },
+				'Task IDs': { main: [[{ node: 'One Item per Task', type: 'main', index: 0 }]] },
+				'One Item per Task': { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		} as Workflow,
+		ids,
+	);
+}
+
+/**
+ * A restart of n8n in the middle of a batch's wait (Auto, so polling beyond AUTO_CALLBACK_MAX_TASKS
+ * tasks, callback up to it): what the user is left with, and what brings every video back.
+ */
+async function runRestartRow(
+	n8n: N8n,
+	sim: Simulator,
+	credentials: Record<string, string>,
+	row: BurstRow,
+): Promise<RestartFigures> {
+	const tasks = videoTasks(sim);
+	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
+	tasks.secondCallbacks = { kind: 'off' };
+	// Time for the creates, then for a restart (n8n waits up to 30 s for running executions).
+	const endsAt = Date.now() + 10_000 + row.items * 30 + 90_000;
+	const workflow = batchWorkflow(credentials, row, endsAt);
+	const created = await n8n.createWorkflow(workflow);
+	const requestsBefore = sim.requests.length;
+	const logBefore = n8n.proc!.log().length;
+	const executionId = await n8n.runManually(created.id, 'Start');
+	const began = await waitFor(
+		`P15 restart ${row.items}: the wait under way`,
+		async () => {
+			const match = POLLING_LOG.exec(n8n.proc!.log().slice(logBefore));
+			if (match) return { ran: 'polling', ids: match[2].trim().split(' ') };
+			const status = await listedStatus(n8n, created.id).catch(() => undefined);
+			return status === 'waiting' ? { ran: 'callback', ids: [] as string[] } : undefined;
+		},
+		5 * 60_000,
+		500,
+	);
+	const createdIds = sim.requests
+		.slice(requestsBefore)
+		.filter((r) => r.method === 'POST' && r.path === '/v1/videos').length;
+	await n8n.stop();
+	await n8n.start();
+	await n8n.login();
+	const after = await n8n.execution(executionId);
+	let videos = 0;
+	let recovery: string;
+	let found: number;
+	let where: string;
+	if (began.ran === 'polling') {
+		found = began.ids.length;
+		where = "n8n's log (one line naming every task id)";
+		await sleep(Math.max(0, endsAt - Date.now()));
+		const rerun = waitForCompletionWorkflow(credentials, began.ids);
+		const made = await n8n.createWorkflow(rerun);
+		const rerunId = await n8n.runManually(made.id, 'Start');
+		const done = await n8n.waitExecution(rerunId, 10 * 60_000);
+		videos = outputOf(done, NODE).filter((item) => item.json.status === 'completed' && item.binary?.data).length;
+		recovery = `Video → Wait for Completion with the ids from the log: ${done.status}`;
+	} else {
+		found = createdIds;
+		where = "the waiting execution (custom data), kept in n8n's database";
+		const done = await n8n.waitExecution(executionId, 10 * 60_000);
+		videos = outputOf(done, NODE).filter((item) => item.json.status === 'completed' && item.binary?.data).length;
+		recovery = `none: the callbacks resumed the waiting execution after the restart (${done.status})`;
+	}
+	return {
+		row: `restart ${row.items}`,
+		ran: began.ran,
+		statusAfterRestart: after.status,
+		created: createdIds,
+		found,
+		where,
+		videos,
+		recovery,
+	};
+}
+
+const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '–' : `${(value / 1000).toFixed(2)} s`);
+
+function tableOf(rows: BurstFigures[], title: string): string {
+	const lines = [
+		`### ${title}`,
+		'',
+		'| row | ran | first answers p50 / p99 / max | callbacks 5xx or timed out | tasks confirmed | reads per task mean / max | burst → every item | items out | REST API p99 / max (errors) |',
+		'|---|---|---|---|---|---|---|---|---|',
+	];
+	for (const f of rows) {
+		const answers = f.firstAnswerMs ? `${ms(f.firstAnswerMs.p50)} / ${ms(f.firstAnswerMs.p99)} / ${ms(f.firstAnswerMs.max)}` : '–';
+		lines.push(
+			`| ${f.row} | ${f.ran} | ${answers} | ${f.failedCallbacks} of ${f.callbacks} | ${f.confirmed} | ${f.readsPerTask.mean} / ${f.readsPerTask.max} | ${f.secondsToEnd} s (${f.status}) | ${f.videos} | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+export async function runBurst(input: {
+	work: string;
+	cert: Certificate;
+	packed: { tarball: string; version: string };
+	sim: Simulator;
+	checks: Checks;
+}): Promise<void> {
+	const { work, cert, packed, sim, checks } = input;
+	const rows = parseRows();
+	checks.begin(`P15: ${rows.length} batches ending in one instant, n8n single instance (SQLite)`);
+	const home = join(work, 'p15');
+	mkdirSync(join(home, '.n8n'), { recursive: true });
+	installPacked(join(home, '.n8n'), packed.tarball, packed.version);
+	const n8n = new N8n({ name: 'n8n-p15', home, cert });
+	await checks.timed('p15: n8n start', () => n8n.start());
+	await n8n.login();
+	const credentials = await createCredentials(n8n, sim);
+	const tasks = videoTasks(sim);
+	const saved = { timeout: tasks.callbackTimeoutMs, second: tasks.secondCallbacks };
+	const figures: BurstFigures[] = [];
+	const restarts: RestartFigures[] = [];
+	try {
+		for (const row of rows) {
+			if (row.way === 'restart') {
+				try {
+					const f = await checks.timed(`p15: restart ${row.items}`, () =>
+						runRestartRow(n8n, sim, credentials, row),
+					);
+					restarts.push(f);
+					checks.note(`P15 ${JSON.stringify(f)}`);
+					checks.equal(`P15 ${f.row}: every created task could be found after the restart`, f.found, f.created);
+					checks.equal(`P15 ${f.row}: every video reached a workflow in the end`, f.videos, row.items);
+				} catch (error) {
+					checks.broke(`P15 restart ${row.items}`, error);
+				}
+				continue;
+			}
+			try {
+				const f = await checks.timed(`p15: ${row.way} ${row.items} ${row.gateway}`, () =>
+					runRow(n8n, sim, credentials, row),
+				);
+				figures.push(f);
+				checks.note(`P15 ${JSON.stringify(f)}`);
+				if (row.way !== 'wait-node') {
+					checks.equal(`P15 ${f.row}: every item came out with its video`, f.videos, row.items);
+				}
+			} catch (error) {
+				checks.broke(`P15 ${row.way} ${row.items}`, error);
+			}
+		}
+	} finally {
+		tasks.callbackTimeoutMs = saved.timeout;
+		tasks.secondCallbacks = saved.second;
+		await n8n.stop();
+	}
+	const restartTable = [
+		'',
+		'| restart in the middle of | waited by | execution after the restart | tasks created / ids found | where | videos in the end | what it took |',
+		'|---|---|---|---|---|---|---|',
+		...restarts.map(
+			(f) =>
+				`| ${f.row} | ${f.ran} | ${f.statusAfterRestart} | ${f.created} / ${f.found} | ${f.where} | ${f.videos} | ${f.recovery} |`,
+		),
+	].join('\n');
+	const table =
+		tableOf(figures, `P15, n8n ${n8n.install.version}, one instance, SQLite (${new Date().toISOString()})`) +
+		(restarts.length ? `\n${restartTable}` : '');
+	mkdirSync(outputDir, { recursive: true });
+	writeFileSync(join(outputDir, 'p15.md'), `${table}\n`);
+	writeFileSync(join(outputDir, 'p15.json'), JSON.stringify({ figures, restarts }, null, 2));
+	process.stdout.write(`\n${table}\n`);
+}
