@@ -3,6 +3,7 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
+import { CONFIRMATIONS_AT_ONCE } from '../../nodes/GenerationGateway/actions/video/wait/callbackWait';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import { runWorkflow, until } from '../harness';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
@@ -302,6 +303,35 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			reason: 'Wait Mode is Polling',
 		});
 	});
+
+	it(`a burst of final callbacks confirms its tasks side by side (${CONFIRMATIONS_AT_ONCE} at once), not behind Max Concurrent Requests 1`, async () => {
+		await withStoppedClock(async (advance) => {
+			const count = 6;
+			const waiting = await startWaiting(
+				Array.from({ length: count }, (_, n) => `clip ${n} [after:500]`),
+				{ requestOptions: { maxConcurrency: 1 }, waitOptions: { mode: 'callback' } },
+			);
+			expect(waiting.status).toBe('waiting');
+			const ids = waiting.output(NODE).map((item) => String(item.json.id));
+			// Every read of a task is held from now on: what the node has in flight at once shows.
+			const gate = sim.hold(/^\/v1\/videos\/video_/);
+			try {
+				advance(500);
+				await until(() => gate.waiting === count, `${count} confirmation reads in flight together`, {
+					timeoutMs: 30_000,
+				});
+			} finally {
+				gate.open();
+			}
+			expect(gate.maxWaiting).toBe(count);
+			const done = await n8n.finished(waiting.executionId, 60_000);
+			expect(done.status).toBe('success');
+			expect(done.output(NODE).map((item) => item.json.id)).toEqual(ids);
+			// The downloads and the other tasks' reads keep Max Concurrent Requests: none was needed here
+			// beyond the own reads (every task confirmed by its own callback).
+			expect(done.output(NODE).every((item) => item.json.status === 'completed')).toBe(true);
+		});
+	}, 60_000);
 
 	describe('Auto weighs the batch: callback up to AUTO_CALLBACK_MAX_TASKS tasks, polling beyond', () => {
 		const prompts = (count: number) => Array.from({ length: count }, (_, n) => `clip ${n} [after:400]`);

@@ -73,8 +73,10 @@ export interface WaitMemory {
 	readonly reads: Map<string, PendingRead>;
 	/** The confirmation window open for a task, by task id: its last record read (final or not). */
 	readonly windows: Map<string, Promise<IDataObject>>;
-	/** The wait's request slots (Max Concurrent Requests), shared by every callback's reads. */
+	/** The wait's request slots (Max Concurrent Requests), shared by the reads of other tasks and the downloads. */
 	limit?: Limiter;
+	/** The slots of the callbacks' reads of their own tasks (Max Concurrent Requests, at least 16). */
+	ownLimit?: Limiter;
 	/**
 	 * The final callbacks being answered now, from their first read to their answer: each of them
 	 * checks every task once it has confirmed its own.

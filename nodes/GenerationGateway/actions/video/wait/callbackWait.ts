@@ -91,6 +91,9 @@ export const CALLBACK_RETRY_AFTER_SECONDS = 30;
 
 const RESUMING = { received: true, resuming: 'another callback of this execution is resuming it' };
 
+/** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
+export const CONFIRMATIONS_AT_ONCE = 16;
+
 /** The least time a read of the confirmation window is given once it has its request slot. */
 const MIN_WINDOW_READ_MS = 250;
 
@@ -364,14 +367,19 @@ async function confirmAndCheck(
 	arrived: number,
 	answer: (status: number, body: IDataObject) => IWebhookResponseData,
 ): Promise<IWebhookResponseData> {
-	// Hundreds of callbacks at once (a batch of same-length videos) share the run's request slots.
+	// Hundreds of callbacks at once (a batch of same-length videos) share the run's request slots for
+	// the reads of other tasks. A callback's reads of its own task have slots of their own, at least
+	// CONFIRMATIONS_AT_ONCE: the gateway paces them by calling back, and queued behind one slot
+	// (the default) a burst's answers would wait for every read before theirs (300 reads of 200 ms:
+	// a minute, far past a sender's timeout).
 	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
+	const ownLimit = (memory.ownLimit ??= createLimiter(Math.max(webhookConcurrency(ctx), CONFIRMATIONS_AT_ONCE)));
 	const readTask =
-		(item: number, taskId: string) =>
+		(item: number, taskId: string, slots = limit) =>
 		async (timeoutMs?: number): Promise<IDataObject> => {
 			// A read of the confirmation window has one attempt and what is left of the window.
 			const until = timeoutMs === undefined ? undefined : systemClock.now() + timeoutMs;
-			return await limit(async () => {
+			return await slots(async () => {
 				if (until === undefined) return (await getTask(ctx, item, taskId)).record;
 				const left = until - systemClock.now();
 				if (left < MIN_WINDOW_READ_MS) throw new Error('the confirmation window passed');
@@ -384,7 +392,12 @@ async function confirmAndCheck(
 
 	let own: IDataObject;
 	try {
-		own = await confirmOwnTask(memory, claim.id, arrived, readTask(state.slots.indexOf(claim.id), claim.id));
+		own = await confirmOwnTask(
+			memory,
+			claim.id,
+			arrived,
+			readTask(state.slots.indexOf(claim.id), claim.id, ownLimit),
+		);
 	} catch (error) {
 		ownCallbackFailed(memory, claim.id);
 		return unreadable(claim.id, error);
