@@ -1,4 +1,11 @@
-import type { ChunkType, IDataObject, IExecuteFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ChunkType,
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -97,6 +104,38 @@ export function binaryStoreReaderOf(helpers: Partial<BinaryHelpers>): BinaryStor
 	};
 }
 
+/** How many bytes Base64 text decodes to. */
+function base64Bytes(data: string): number {
+	const text = data.replace(/\s/g, '');
+	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+	return Math.floor((text.length * 3) / 4) - padding;
+}
+
+/**
+ * A stored file's size in bytes. Recent n8n (2.x, about 2.10 on) counts it on
+ * the binary (`bytes`); n8n 1.x and 2.0 give only a text (`fileSize`, e.g.
+ * "64.6 kB"): there the binary store's record of the file has the count
+ * (`getBinaryMetadata`), and a file kept in the item itself (no id) is its
+ * Base64 data. Undefined when none of them says.
+ */
+export async function binaryByteSize(
+	helpers: Partial<BinaryHelpers>,
+	file: IBinaryData,
+): Promise<number | undefined> {
+	if (typeof file.bytes === 'number') return file.bytes;
+	const { getBinaryMetadata } = helpers;
+	if (file.id && typeof getBinaryMetadata === 'function') {
+		try {
+			const recorded = (await getBinaryMetadata(file.id)).fileSize as unknown;
+			if (typeof recorded === 'number') return recorded;
+		} catch {
+			// No record of the file: no count.
+		}
+	}
+	if (!file.id && typeof file.data === 'string' && file.data) return base64Bytes(file.data);
+	return undefined;
+}
+
 /** The execution's custom data: kept with the execution, read again when a waiting execution is resumed. */
 export interface ExecutionCustomData {
 	getAll(): Record<string, string>;
@@ -139,7 +178,9 @@ const CUSTOM_DATA_SOURCES: Array<(ctx: Record<string, unknown>) => unknown> = [
  * The execution's custom data, wherever this n8n keeps it (above). Undefined
  * when it keeps none: callback mode then waits by polling, and says why.
  */
-export function executionCustomDataOf(ctx: IExecuteFunctions | IWebhookFunctions): ExecutionCustomData | undefined {
+export function executionCustomDataOf(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+): ExecutionCustomData | undefined {
 	for (const source of CUSTOM_DATA_SOURCES) {
 		let found: unknown;
 		try {

@@ -6,6 +6,8 @@
  * ids, URLs and a `files` list (name, MIME type, size), never Base64; a
  * refusal comes back as a readable error item.
  */
+import { BinaryDataService } from 'n8n-core';
+
 import { agentWorkflow, registerToolTypes, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -172,6 +174,36 @@ describe('Generation Gateway as an AI Agent tool', () => {
 			},
 		]);
 		expect(answer.filesNote).toBe(FILES_NOTE_WITH_URL);
+	});
+
+	it('as on n8n 1.x and 2.0 (no byte count on the binary, only a text such as "64.6 kB"): fileSize is still the bytes, from the binary store', async () => {
+		// n8n-core before about 2.10 sets only the text fileSize when it stores a file.
+		const store = BinaryDataService.prototype.store;
+		BinaryDataService.prototype.store = async function (
+			this: BinaryDataService,
+			...args: Parameters<typeof store>
+		) {
+			const stored = await store.apply(this, args);
+			delete stored.bytes;
+			return stored;
+		};
+		let call: Awaited<ReturnType<typeof callTool>>;
+		try {
+			call = await callTool({ ...imageTool, size: '1024x1024' }, { prompt: 'a lighthouse at dusk' });
+		} finally {
+			BinaryDataService.prototype.store = store;
+		}
+		expect(call.thrown).toBeUndefined();
+		const [answer] = JSON.parse(call.returned!) as Array<LooseJson>;
+		expect(answer.files).toEqual([
+			{
+				binaryProperty: 'data',
+				fileName: 'image-1.png',
+				mimeType: 'image/png',
+				fileSize: expect.any(Number),
+			},
+		]);
+		expect(answer.files[0].fileSize).toBeGreaterThan(1000);
 	});
 
 	it('Video → Create returns the task id at once: no files, no note', async () => {

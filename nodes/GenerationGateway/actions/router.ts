@@ -14,7 +14,7 @@ import { errorItem, itemError } from './itemErrors';
 import { RETRY_ON_FAIL_MESSAGE, addHints, refusedItemsHint, retryOnFailHint } from './hints';
 import { withCreatedTasks } from './paidWork';
 import { findOperation } from './resources';
-import { runsAsTool, toolItem } from './tool';
+import { runsAsTool, toolItems } from './tool';
 import type { ItemResult } from './types';
 
 /** n8n's Retry On Fail runs the whole node again: for an operation that creates paid work, say what that costs. */
@@ -98,16 +98,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const failed = continueOnFail ? undefined : results.find((result) => 'error' in result);
 		if (failed && 'error' in failed) throw failed.error;
 		if (refusedInRun.size) addHints(this, refusedItemsHint(refusedInRun.size, items.length));
-		return [
-			results.flatMap((result, itemIndex) =>
-				'error' in result
-					? [errorItem(result.error, itemIndex)]
-					: result.output.map((item) => ({
-							...(asTool ? toolItem(item) : item),
-							pairedItem: item.pairedItem ?? { item: itemIndex },
-						})),
-			),
-		];
+		const output = results.flatMap((result, itemIndex) =>
+			'error' in result
+				? [errorItem(result.error, itemIndex)]
+				: result.output.map((item) => ({
+						...item,
+						pairedItem: item.pairedItem ?? { item: itemIndex },
+					})),
+		);
+		return [asTool ? await toolItems(this, output) : output];
 	} catch (error) {
 		// The run fails: name the paid work it started, which goes on at the gateway.
 		const failed = withCreatedTasks(this, error as Error);

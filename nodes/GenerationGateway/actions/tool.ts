@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { runsAsToolType } from '../../shared/n8nFeatures';
+import { binaryByteSize, runsAsToolType } from '../../shared/n8nFeatures';
 
 /**
  * The node as an AI Agent tool. n8n runs a `usableAsTool` node as a tool
@@ -41,20 +41,48 @@ function gatewayUrl(json: IDataObject, property: string): string | undefined {
 	return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
 }
 
-/** What an agent can read of an item: its JSON, plus `files` describing its binaries (no Base64). */
-export function toolItem(item: INodeExecutionData): INodeExecutionData {
+/**
+ * What an agent can read of an item: its JSON, plus `files` describing its
+ * binaries (no Base64). `sizes`: each binary property's size in bytes
+ * (`fileSize`), left out where unknown.
+ */
+export function toolItem(
+	item: INodeExecutionData,
+	sizes: Record<string, number | undefined> = {},
+): INodeExecutionData {
 	const { binary, ...rest } = item;
 	if (!binary || !Object.keys(binary).length) return rest;
 	const files: IDataObject[] = Object.entries(binary).map(([property, file]) => {
 		const url = gatewayUrl(item.json, property);
+		const bytes = sizes[property] ?? (typeof file.bytes === 'number' ? file.bytes : undefined);
 		return {
 			binaryProperty: property,
 			fileName: file.fileName,
 			mimeType: file.mimeType,
-			fileSize: file.bytes ?? file.fileSize,
+			...(bytes === undefined ? {} : { fileSize: bytes }),
 			...(url ? { url } : {}),
 		};
 	});
 	const filesNote = files.some((file) => file.url) ? FILES_NOTE_WITH_URL : FILES_NOTE_NO_URL;
 	return { ...rest, json: { ...item.json, files, filesNote } };
+}
+
+/**
+ * The items as an agent reads them (toolItem), each file's size in bytes
+ * found however this n8n keeps it (n8n 1.x and 2.0 give only a text such as
+ * "64.6 kB" on the binary; see binaryByteSize).
+ */
+export async function toolItems(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const read: INodeExecutionData[] = [];
+	for (const item of items) {
+		const sizes: Record<string, number | undefined> = {};
+		for (const [property, file] of Object.entries(item.binary ?? {})) {
+			sizes[property] = await binaryByteSize(ctx.helpers, file);
+		}
+		read.push(toolItem(item, sizes));
+	}
+	return read;
 }

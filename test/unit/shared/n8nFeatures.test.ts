@@ -13,6 +13,7 @@ import {
 	NO_CUSTOM_DATA,
 	OLDEST_N8N,
 	assertSupportedN8n,
+	binaryByteSize,
 	binaryStoreReaderOf,
 	cancelSignalOf,
 	chatStreamingOf,
@@ -39,21 +40,26 @@ describe('the request helpers every operation needs', () => {
 		expect(() => assertSupportedN8n({ getNode: () => NODE, helpers } as never)).not.toThrow();
 	});
 
-	it.each(Object.keys(helpers))('without %s: a node error naming the n8n version needed, not a TypeError', (name) => {
-		const partial = { ...helpers, [name]: undefined };
-		let thrown: unknown;
-		try {
-			assertSupportedN8n({ getNode: () => NODE, helpers: partial } as never);
-		} catch (error) {
-			thrown = error;
-		}
-		expect(thrown).toBeInstanceOf(NodeOperationError);
-		expect((thrown as Error).message).toBe(`This node needs n8n ${OLDEST_N8N} or newer: this n8n has no helpers.${name}`);
-	});
+	it.each(Object.keys(helpers))(
+		'without %s: a node error naming the n8n version needed, not a TypeError',
+		(name) => {
+			const partial = { ...helpers, [name]: undefined };
+			let thrown: unknown;
+			try {
+				assertSupportedN8n({ getNode: () => NODE, helpers: partial } as never);
+			} catch (error) {
+				thrown = error;
+			}
+			expect(thrown).toBeInstanceOf(NodeOperationError);
+			expect((thrown as Error).message).toBe(
+				`This node needs n8n ${OLDEST_N8N} or newer: this n8n has no helpers.${name}`,
+			);
+		},
+	);
 });
 
 describe('the cancel signal (Stop)', () => {
-	it('present: the execution\'s signal', () => {
+	it("present: the execution's signal", () => {
 		const signal = new AbortController().signal;
 		expect(cancelSignalOf({ getExecutionCancelSignal: () => signal })).toBe(signal);
 	});
@@ -62,7 +68,7 @@ describe('the cancel signal (Stop)', () => {
 	});
 });
 
-describe('tool mode without n8n-workflow\'s isToolType (before 2.10)', () => {
+describe("tool mode without n8n-workflow's isToolType (before 2.10)", () => {
 	it.each([
 		['n8n-nodes-generation-gateway.generationGatewayTool', true],
 		['n8n-nodes-generation-gateway.generationGateway', false],
@@ -120,13 +126,76 @@ describe('files read from the binary store', () => {
 	});
 });
 
+describe("a stored file's size in bytes (the tool's fileSize)", () => {
+	const png = { mimeType: 'image/png', fileName: 'image-1.png' };
+
+	it('recent n8n: the count n8n put on the binary', async () => {
+		expect(
+			await binaryByteSize(
+				{},
+				{ ...png, data: 'filesystem-v2', id: 'filesystem-v2:x', bytes: 80361, fileSize: '80.4 kB' },
+			),
+		).toBe(80361);
+	});
+
+	it("n8n 1.x and 2.0, a file in the binary store: the store's record of it", async () => {
+		const ids: string[] = [];
+		const helpers = {
+			getBinaryMetadata: async (id: string) => {
+				ids.push(id);
+				return { fileName: 'image-1.png', mimeType: 'image/png', fileSize: 66150 };
+			},
+		};
+		expect(
+			await binaryByteSize(helpers as never, {
+				...png,
+				data: 'filesystem-v2',
+				id: 'filesystem-v2:x',
+				fileSize: '66.2 kB',
+			}),
+		).toBe(66150);
+		expect(ids).toEqual(['filesystem-v2:x']);
+	});
+
+	it('n8n 1.x and 2.0, a file kept in the item: its Base64 data', async () => {
+		for (const bytes of ['', 'a', 'ab', 'abc', 'abcd', 'hello, world']) {
+			const data = Buffer.from(bytes).toString('base64');
+			expect(await binaryByteSize({}, { ...png, data, fileSize: '12 B' })).toBe(
+				data ? bytes.length : undefined,
+			);
+		}
+	});
+
+	it('no count anywhere (no record of the file): undefined, never the text', async () => {
+		const helpers = {
+			getBinaryMetadata: async () => {
+				throw new Error('no metadata');
+			},
+		};
+		expect(
+			await binaryByteSize(helpers as never, {
+				...png,
+				data: 'filesystem-v2',
+				id: 'filesystem-v2:gone',
+				fileSize: '1 kB',
+			}),
+		).toBeUndefined();
+		expect(
+			await binaryByteSize({}, { ...png, data: 'filesystem-v2', id: 'filesystem-v2:x', fileSize: '1 kB' }),
+		).toBeUndefined();
+	});
+});
+
 describe("the execution's custom data (callback mode)", () => {
 	const store = () => {
 		const entries: Record<string, string> = {};
-		return { getAll: () => ({ ...entries }), setAll: (more: Record<string, string>) => Object.assign(entries, more) };
+		return {
+			getAll: () => ({ ...entries }),
+			setAll: (more: Record<string, string>) => Object.assign(entries, more),
+		};
 	};
 
-	it('recent n8n: the context\'s own customData', () => {
+	it("recent n8n: the context's own customData", () => {
 		const own = store();
 		const evaluateExpression = jest.fn();
 		expect(executionCustomDataOf({ customData: own, evaluateExpression } as never)).toBe(own);
@@ -143,7 +212,10 @@ describe("the execution's custom data (callback mode)", () => {
 
 	it('n8n 1.x and 2.0, a callback (no data proxy): the keys the context hands its expressions', () => {
 		const viaKeys = store();
-		const ctx = { additionalKeys: { $execution: { customData: viaKeys } }, evaluateExpression: () => undefined };
+		const ctx = {
+			additionalKeys: { $execution: { customData: viaKeys } },
+			evaluateExpression: () => undefined,
+		};
 		expect(executionCustomDataOf(ctx as never)).toBe(viaKeys);
 	});
 
@@ -176,7 +248,9 @@ describe("the execution's custom data (callback mode)", () => {
 		const bare = Object.create(throwing, { evaluateExpression: { value: () => undefined } });
 		expect(executionCustomDataOf(bare as never)).toBeUndefined();
 		const viaKeys = store();
-		const ctx = Object.create(throwing, { additionalKeys: { value: { $execution: { customData: viaKeys } } } });
+		const ctx = Object.create(throwing, {
+			additionalKeys: { value: { $execution: { customData: viaKeys } } },
+		});
 		expect(executionCustomDataOf(ctx as never)).toBe(viaKeys);
 	});
 
@@ -188,6 +262,9 @@ describe("the execution's custom data (callback mode)", () => {
 			reason: NO_CUSTOM_DATA,
 			fallback: NO_CUSTOM_DATA,
 		});
-		expect(decideWaitMode('polling', url, false)).toEqual({ mode: 'polling', reason: 'Wait Mode is Polling' });
+		expect(decideWaitMode('polling', url, false)).toEqual({
+			mode: 'polling',
+			reason: 'Wait Mode is Polling',
+		});
 	});
 });
