@@ -363,8 +363,8 @@ function modelTurns(run: Run, before: number) {
 /** What a tool result lists as files: each `{fileName, mimeType, fileSize}` it names, in order. */
 function listedFiles(
 	text: string,
-): Array<{ fileName?: string; mimeType?: string; fileSize?: number; url?: string }> {
-	const files: Array<{ fileName?: string; mimeType?: string; fileSize?: number; url?: string }> = [];
+): Array<{ fileName?: string; mimeType?: string; fileSize?: unknown; url?: string }> {
+	const files: Array<{ fileName?: string; mimeType?: string; fileSize?: unknown; url?: string }> = [];
 	const visit = (value: unknown): void => {
 		if (typeof value === 'string') {
 			const trimmed = value.trim();
@@ -472,11 +472,12 @@ async function agentCase(run: Run, toolCase: ToolCase): Promise<void> {
 	const files = listedFiles(turns.toolResult);
 	if (toolCase.file) {
 		checks.ok(
-			`${name}: the result lists the one file with its name, MIME type and size`,
+			`${name}: the result lists the one file with its name, MIME type and size in bytes`,
 			files.length === 1 &&
 				typeof files[0].fileName === 'string' &&
 				toolCase.file.test(files[0].mimeType ?? '') &&
-				(files[0].fileSize ?? 0) > 0,
+				typeof files[0].fileSize === 'number' &&
+				files[0].fileSize > 0,
 			files,
 		);
 	} else {
@@ -798,9 +799,10 @@ async function mcpCase(run: Run): Promise<void> {
 			);
 			const files = listedFiles(text);
 			checks.ok(
-				`${label}: the text lists the image with the gateway's URL, no Base64`,
+				`${label}: the text lists the image (size in bytes) with the gateway's URL, no Base64`,
 				files.length === 1 &&
 					files[0].mimeType === 'image/png' &&
+					typeof files[0].fileSize === 'number' &&
 					/^https?:\/\//.test(files[0].url ?? '') &&
 					!BASE64_RUN.test(text),
 				files,
