@@ -32,7 +32,8 @@ import { http } from './http';
 import { installPacked } from './install';
 import { N8n, outputOf, type Certificate, type ExecutionRecord } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
-import { PACKAGE, createCredentials, withCredentials, type Workflow } from './workflows';
+import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
+import { PACKAGE, createCredentials, stopSimulatorClock, withCredentials, type Workflow } from './workflows';
 
 type Way = 'auto' | 'callback' | 'polling' | 'wait-node' | 'restart';
 
@@ -51,7 +52,7 @@ export interface BurstFigures {
 	/** Every callback request (all statuses, all attempts) and those answered 5xx or timed out. */
 	callbacks: number;
 	failedCallbacks: number;
-	/** Tasks whose final callback was answered 2xx (some attempt). */
+	/** Tasks whose final callback was answered 200 (some attempt); for the Wait node, its 2xx answers. */
 	confirmed: number;
 	readsPerTask: { mean: number; max: number };
 	/** From the instant the tasks end to the execution's end, in s. */
@@ -231,28 +232,51 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
 	tasks.secondCallbacks = row.gateway === 'once' ? { kind: 'off' } : { kind: 'default' };
 	tasks.callbackAttempts = 3;
-	// The creates go one at a time (default Max Concurrent Requests): time for them, then the burst.
-	const endsAt = Date.now() + 10_000 + row.items * 30;
+	// The simulator's clock stands still while the node creates the tasks (one at a time, the default
+	// Max Concurrent Requests) and n8n saves the execution as waiting; then every task ends at once.
+	const clock = stopSimulatorClock(sim);
+	const endsAt = clock.at + 1000;
+	const polls = row.way === 'polling' || (row.way === 'auto' && row.items > AUTO_CALLBACK_MAX_TASKS);
 	const workflow = batchWorkflow(credentials, row, endsAt);
 	const created = await n8n.createWorkflow(workflow);
 	const requestsBefore = sim.requests.length;
 	const deliveriesBefore = tasks.deliveries.length;
 	const probe = probeApi(n8n, created.id);
-	const executionId = await n8n.runManually(created.id, 'Start');
+	let burst = Date.now();
 	let waitAnswers: Array<{ status: number; ms: number }> = [];
-	let waitedBeforeBurst = false;
-	if (row.way === 'wait-node') {
-		const waiting = await n8n.waitExecution(executionId, 120_000, ['waiting', 'success', 'error', 'crashed']);
-		const url = String(outputOf(waiting, 'Resume URL')[0]?.json.resumeUrl ?? '');
-		waitedBeforeBurst = waiting.status === 'waiting';
-		await sleep(Math.max(0, endsAt - Date.now()));
-		waitAnswers = await callWaitNode(url, row.items);
+	let executionId: string;
+	try {
+		executionId = await n8n.runManually(created.id, 'Start');
+		if (row.way === 'wait-node') {
+			const waiting = await n8n.waitExecution(executionId, 300_000, ['waiting', 'success', 'error', 'crashed']);
+			const url = String(outputOf(waiting, 'Resume URL')[0]?.json.resumeUrl ?? '');
+			burst = clock.release();
+			waitAnswers = await callWaitNode(url, row.items);
+		} else {
+			await waitFor(
+				`P15 ${row.way} ${row.items}: ${polls ? 'every task created' : 'the execution waiting'}`,
+				async () => {
+					if (polls) {
+						const creates = sim.requests
+							.slice(requestsBefore)
+							.filter((r) => r.method === 'POST' && r.path === '/v1/videos').length;
+						return creates >= row.items || undefined;
+					}
+					const status = await listedStatus(n8n, created.id).catch(() => undefined);
+					return status !== undefined && !['running', 'new'].includes(status) ? true : undefined;
+				},
+				10 * 60_000,
+				200,
+			);
+		}
+	} finally {
+		if (row.way !== 'wait-node') burst = clock.release();
+		else clock.release();
 	}
 	await waitFor(
 		`P15 ${row.way} ${row.items}: the execution's end`,
 		async () => {
 			const status = await listedStatus(n8n, created.id).catch(() => undefined);
-			if (status === 'waiting' && Date.now() < endsAt) waitedBeforeBurst = true;
 			return status && !['running', 'waiting', 'new'].includes(status) ? status : undefined;
 		},
 		15 * 60_000,
@@ -260,7 +284,7 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 	);
 	const record: ExecutionRecord = await n8n.execution(executionId);
 	const endedAt = record.stoppedAt ? Date.parse(record.stoppedAt) : Date.now();
-	const api = await probe.stop(endsAt, endedAt);
+	const api = await probe.stop(burst, endedAt);
 	const seen = sim.requests.slice(requestsBefore);
 	const deliveries = tasks.deliveries.slice(deliveriesBefore);
 	const isFinal = (status: string) => ['completed', 'failed', 'cancelled', 'expired'].includes(status);
@@ -278,7 +302,7 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 			: deliveries.filter((d) => isFinal(d.status) && d.attempt === 1).map((d) => d.tookMs ?? CALLBACK_TIMEOUT_MS);
 	const figures: BurstFigures = {
 		row: `${row.way} ${row.items}${row.way === 'wait-node' ? '' : `, gateway ${row.gateway}`}`,
-		ran: ranAs(row, output[0]?.json.waitInfo as { mode?: string } | undefined, waitedBeforeBurst),
+		ran: ranAs(row, output[0]?.json.waitInfo as { mode?: string } | undefined),
 		firstAnswerMs: firstFinal.length
 			? { p50: quantile(firstFinal, 0.5), p99: quantile(firstFinal, 0.99), max: Math.max(...firstFinal) }
 			: undefined,
@@ -290,12 +314,12 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 		confirmed:
 			row.way === 'wait-node'
 				? waitAnswers.filter((a) => a.status >= 200 && a.status < 300).length
-				: new Set(deliveries.filter((d) => isFinal(d.status) && !failed(d)).map((d) => d.id)).size,
+				: new Set(deliveries.filter((d) => isFinal(d.status) && d.httpStatus === 200).map((d) => d.id)).size,
 		readsPerTask: {
 			mean: readCounts.length ? Math.round((readCounts.reduce((a, b) => a + b, 0) / readCounts.length) * 100) / 100 : 0,
 			max: Math.max(0, ...readCounts),
 		},
-		secondsToEnd: Math.round((endedAt - endsAt) / 100) / 10,
+		secondsToEnd: Math.round((endedAt - burst) / 100) / 10,
 		videos:
 			row.way === 'wait-node'
 				? output.length
@@ -306,10 +330,9 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 	return figures;
 }
 
-/** How the row waited; a callback wait whose execution was not waiting yet when its tasks ended is flagged. */
-function ranAs(row: BurstRow, waitInfo: { mode?: string } | undefined, waitedBeforeBurst: boolean): string {
-	const ran = row.way === 'wait-node' ? 'Wait node' : String(waitInfo?.mode ?? 'none');
-	return ran !== 'polling' && !waitedBeforeBurst ? `${ran} (not waiting at the burst)` : ran;
+/** How the row waited. */
+function ranAs(row: BurstRow, waitInfo: { mode?: string } | undefined): string {
+	return row.way === 'wait-node' ? 'Wait node' : String(waitInfo?.mode ?? 'none');
 }
 
 export interface RestartFigures {
@@ -389,8 +412,9 @@ async function runRestartRow(
 	const tasks = videoTasks(sim);
 	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
 	tasks.secondCallbacks = { kind: 'off' };
-	// Time for the creates, then for a restart (n8n waits up to 30 s for running executions).
-	const endsAt = Date.now() + 10_000 + row.items * 30 + 90_000;
+	// The tasks go on running through the restart; they end once n8n is back.
+	const clock = stopSimulatorClock(sim);
+	const endsAt = clock.at + 1000;
 	const workflow = batchWorkflow(credentials, row, endsAt);
 	const created = await n8n.createWorkflow(workflow);
 	const logBefore = n8n.proc!.log().length;
@@ -410,9 +434,13 @@ async function runRestartRow(
 	const createdIds = [...tasks.tasks.values()]
 		.filter((task) => task.prompt.includes(`[at:${endsAt}]`))
 		.map((task) => task.id);
-	await n8n.stop();
-	await n8n.start();
-	await n8n.login();
+	try {
+		await n8n.stop();
+		await n8n.start();
+		await n8n.login();
+	} finally {
+		clock.release();
+	}
 	const after = await n8n.execution(executionId);
 	let videos = 0;
 	let recovery: string;
@@ -421,7 +449,6 @@ async function runRestartRow(
 	if (began.ran === 'polling') {
 		found = began.ids.filter((id) => createdIds.includes(id)).length;
 		where = "n8n's log (one line naming every task id)";
-		await sleep(Math.max(0, endsAt - Date.now()));
 		const rerun = waitForCompletionWorkflow(credentials, began.ids);
 		const made = await n8n.createWorkflow(rerun);
 		const rerunId = await n8n.runManually(made.id, 'Start');

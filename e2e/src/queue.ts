@@ -216,8 +216,8 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 			return target.toString();
 		};
 		try {
-			// The creates go one at a time on the worker; the tasks all end 20 s from now.
-			await runCallbackWait(ctx, 300, 0, Date.now() + 20_000);
+			// The creates go one at a time on the worker; the tasks all end once the execution waits.
+			await runCallbackWait(ctx, 300, 0, true);
 		} catch (error) {
 			checks.broke('callback wait, 300 items', error);
 		} finally {

@@ -354,25 +354,54 @@ export function countEach(values: string[]): string {
 }
 
 /**
- * A callback wait of `items` tasks, each ending `afterMs` after its create, or all at the instant
- * `endsAt` (a burst of final callbacks: each one makes n8n's route load the execution from its
- * database).
+ * Stops the simulator's video clock now: no task changes status until `release()` puts it back on
+ * real time, when every task due by then changes at once. Returns when it stopped.
+ */
+export function stopSimulatorClock(sim: Simulator): { at: number; release(): number } {
+	const tasks = videoTasks(sim);
+	const at = Date.now();
+	tasks.now = () => at;
+	return {
+		at,
+		release: () => {
+			tasks.now = () => Date.now();
+			return Date.now();
+		},
+	};
+}
+
+/**
+ * A callback wait of `items` tasks, each ending `afterMs` after its create, or (`together`) all in
+ * one instant once the execution waits: a burst of final callbacks, each of which makes n8n's route
+ * load the execution from its database. The simulator's clock stands still until n8n reports the
+ * execution waiting, so that no final callback comes before (n8n would refuse it, and a gateway
+ * does not send it again), however long the creates take.
  */
 export async function runCallbackWait(
 	ctx: Context,
 	items = 3,
 	afterMs = 2500,
-	endsAt?: number,
+	together = false,
 ): Promise<ExecutionRecord> {
 	const { n8n, sim, checks } = ctx;
 	const name = `callback-wait-${items}-items`;
+	const clock = together ? stopSimulatorClock(sim) : undefined;
+	// Queue, run and end during the jump: three status changes per task in the burst, as a gateway posts them.
+	const endsAt = clock ? clock.at + 1000 : undefined;
 	const workflow = callbackWorkflow(ctx.credentials, items, afterMs, endsAt);
 	const created = await n8n.createWorkflow(workflow);
 	const tasks = videoTasks(sim);
 	const requestsBefore = sim.requests.length;
 	const deliveriesBefore = tasks.deliveries.length;
-	const executionId = await n8n.runManually(created.id, 'Start');
-	const waiting = await n8n.waitExecution(executionId, 60_000, ['waiting', 'success', 'error', 'crashed']);
+	let waiting: ExecutionRecord;
+	let executionId: string;
+	try {
+		executionId = await n8n.runManually(created.id, 'Start');
+		waiting = await n8n.waitExecution(executionId, 120_000, ['waiting', 'success', 'error', 'crashed']);
+	} finally {
+		const burst = clock?.release();
+		if (burst) checks.note(`${name}: every task ends now, in one instant (${new Date(burst).toISOString()})`);
+	}
 	checks.equal(`${name}: the execution waits for the callbacks`, waiting.status, 'waiting');
 	// Beyond about 25 tasks per custom data entry, the task list is kept as a file in n8n's binary data
 	// store and one entry holds its id.
