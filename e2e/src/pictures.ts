@@ -15,7 +15,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { CHROMIUM_FLAGS, closeNode, login, openNode } from './browser';
 import { repoRoot } from './n8n';
 import { outputDir, waitFor } from './proc';
-import { examplesDir, loadWorkflow, withCredentials, type Context } from './workflows';
+import { examplesDir, loadWorkflow, PACKAGE, withCredentials, type Context } from './workflows';
 
 export const picturesDir = join(outputDir, 'browser', 'pictures');
 export const docsImagesDir = join(repoRoot, 'docs', 'images');
@@ -119,6 +119,89 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 			});
 		}
 
+		await attempt('agent workflow', async () => {
+			const openAi = await n8n.createCredential('openAiApi', 'OpenAI account', {
+				apiKey: 'sk-picture-only',
+				url: 'https://api.openai.com/v1',
+			});
+			const { id } = await n8n.createWorkflow({
+				name: 'Picture: AI Agent with the tool',
+				nodes: [
+					{
+						name: 'When chat message received',
+						type: '@n8n/n8n-nodes-langchain.chatTrigger',
+						typeVersion: 1.4,
+						position: [0, 0],
+						webhookId: '2f1c7a3e-6b9d-4e2a-8c1f-5d4b3a2e1f0c',
+						parameters: { options: {} },
+					},
+					{
+						name: 'AI Agent',
+						type: '@n8n/n8n-nodes-langchain.agent',
+						typeVersion: 2.2,
+						position: [260, 0],
+						parameters: { options: {} },
+					},
+					{
+						name: 'OpenAI Chat Model',
+						type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+						typeVersion: 1.2,
+						position: [180, 220],
+						parameters: { model: { __rl: true, mode: 'list', value: 'gpt-4.1-mini' }, options: {} },
+						credentials: { openAiApi: { id: openAi, name: 'OpenAI account' } },
+					},
+					{
+						name: 'Generate Image',
+						type: `${PACKAGE}.generationGatewayTool`,
+						typeVersion: 1,
+						position: [400, 220],
+						parameters: {
+							resource: 'image',
+							operation: 'generate',
+							model: { __rl: true, mode: 'list', value: 'imagegen-2' },
+							prompt: "={{ $fromAI('prompt', 'What the picture shows', 'string') }}",
+							size: '1024x1024',
+						},
+						credentials: {
+							generationGatewayBearerApi: {
+								id: ctx.credentials.generationGatewayBearerApi,
+								name: 'Simulator (generationGatewayBearerApi)',
+							},
+						},
+					},
+				],
+				connections: {
+					'When chat message received': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+					'OpenAI Chat Model': {
+						ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+					},
+					'Generate Image': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+				},
+			});
+			await page.goto(`${n8n.url}/workflow/${id}`);
+			await page.locator('[data-test-id="canvas-node"][data-node-name="Generate Image"]').waitFor();
+			await page.keyboard.press('Shift+1').catch(() => undefined);
+			await page.waitForTimeout(800);
+			taken.push(
+				await picture(
+					await firstVisible(page, ['[data-test-id="canvas-wrapper"]', '#canvas', '[data-test-id="canvas"]']),
+					'agent-workflow',
+				),
+			);
+			await openNode(page, n8n.url, id, 'Generate Image');
+			await page.waitForTimeout(500);
+			taken.push(
+				await picture(
+					await firstVisible(page, [
+						'[data-test-id="ndv"] [data-test-id="node-parameters"]',
+						'[data-test-id="node-parameters"]',
+					]),
+					'form-tool',
+				),
+			);
+			await closeNode(page);
+		});
+
 		await attempt('finished run', async () => {
 			const workflow = withCredentials(
 				loadWorkflow(join(examplesDir, 'image-then-speech.json')),
@@ -159,7 +242,16 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 				await output.waitFor();
 				const binary = output.locator('[data-test-id="ndv-run-data-display-mode"] >> text=Binary').first();
 				if (await binary.isVisible().catch(() => false)) await binary.click();
-				await page.waitForTimeout(1000);
+				await page.waitForTimeout(500);
+				// The image itself (View); for the audio, its card (name, type, size): headless Chromium's
+				// player shows no length for it.
+				if (name === 'output-image') {
+					await output
+						.locator('button', { hasText: /^\s*View\s*$/ })
+						.first()
+						.click();
+					await page.waitForTimeout(1500);
+				}
 				taken.push(await picture(output, name));
 				await closeNode(page);
 			}
