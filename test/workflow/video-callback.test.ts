@@ -5,6 +5,9 @@
  */
 import { CONFIRMATIONS_AT_ONCE } from '../../nodes/GenerationGateway/actions/video/wait/callbackWait';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
+import { Container } from '@n8n/di';
+import { BinaryDataService } from 'n8n-core';
+
 import { runWorkflow, until } from '../harness';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
 import type { Simulator } from '../simulator';
@@ -136,8 +139,21 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 				waitOptions: { mode: 'callback' },
 			});
 			expect(waiting.status).toBe('waiting');
-			advance(6000);
-			await bigBatchResumes(waiting);
+			// The list's file, read by the callbacks: once in this process, however many arrive together.
+			const fileId = String(
+				Object.entries(waiting.runExecutionData.resultData.metadata ?? {}).find(([key]) =>
+					key.startsWith('ggvideo_'),
+				)?.[1],
+			).replace(/^file:/, '');
+			const store = Container.get(BinaryDataService);
+			const reads = jest.spyOn(store, 'getAsStream');
+			try {
+				advance(6000);
+				await bigBatchResumes(waiting);
+				expect(reads.mock.calls.filter(([id]) => id === fileId)).toHaveLength(1);
+			} finally {
+				reads.mockRestore();
+			}
 		});
 	}, 90_000);
 

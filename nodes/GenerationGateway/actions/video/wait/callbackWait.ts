@@ -165,27 +165,39 @@ async function keepState(ctx: IExecuteFunctions, prefix: string, state: Callback
 }
 
 /**
- * Stored task lists this process has read, by file id: a file is written
- * once and never changed, and a batch of hundreds of tasks sends its final
- * callbacks together, so each is read from the store once, not per callback.
+ * Stored task lists this process has read or is reading, by file id: a file
+ * is written once and never changed, and a batch of hundreds of tasks sends
+ * its callbacks together, so each is read from the store once, not per
+ * callback: callbacks that arrive while it is being read share that read
+ * (in queue mode each read takes one of n8n's few database connections). A
+ * read that fails is forgotten, so the next callback tries again.
  */
-const storedStates = new Map<string, CallbackState>();
+const storedStates = new Map<string, Promise<CallbackState>>();
 const STORED_STATES_KEPT = 16;
+
+async function readStoredState(ctx: IWebhookFunctions, fileId: string): Promise<CallbackState> {
+	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
+	const state = parseStateText(text);
+	if (!state) throw new Error(`the stored task list (${fileId}) is damaged`);
+	return state;
+}
 
 /** The task list a waiting execution kept (undefined: it waits for none); rejects when its file cannot be read. */
 async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<CallbackState | undefined> {
 	const data = executionCustomDataOf(ctx)?.getAll() ?? {};
 	const fileId = storedStateId(prefix, data);
 	if (fileId === undefined) return decodeState(prefix, data);
-	const known = storedStates.get(fileId);
-	if (known) return known;
-	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
-	const state = parseStateText(text);
-	if (!state) throw new Error(`the stored task list (${fileId}) is damaged`);
-	storedStates.set(fileId, state);
-	// The oldest goes first: a map keeps the order its keys were added in.
-	if (storedStates.size > STORED_STATES_KEPT) storedStates.delete(storedStates.keys().next().value!);
-	return state;
+	let reading = storedStates.get(fileId);
+	if (!reading) {
+		reading = readStoredState(ctx, fileId);
+		storedStates.set(fileId, reading);
+		reading.catch(() => {
+			if (storedStates.get(fileId) === reading) storedStates.delete(fileId);
+		});
+		// The oldest goes first: a map keeps the order its keys were added in.
+		if (storedStates.size > STORED_STATES_KEPT) storedStates.delete(storedStates.keys().next().value!);
+	}
+	return await reading;
 }
 
 /** An item's slot in the task list: its task id, or its error (and whether its create may have charged). */
