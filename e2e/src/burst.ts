@@ -33,7 +33,14 @@ import { installPacked } from './install';
 import { N8n, outputOf, type Certificate, type ExecutionRecord } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
-import { PACKAGE, createCredentials, stopSimulatorClock, withCredentials, type Workflow } from './workflows';
+import {
+	PACKAGE,
+	createCredentials,
+	holdTaskEnds,
+	realSimulatorClock,
+	withCredentials,
+	type Workflow,
+} from './workflows';
 
 type Way = 'auto' | 'callback' | 'polling' | 'wait-node' | 'restart';
 
@@ -144,7 +151,13 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 					typeVersion: 1.1,
 					position: [800, 0],
 					webhookId: '5f0f7d4e-8a52-4f4e-9d61-0c6f3b7e2a11',
-					parameters: { resume: 'webhook', httpMethod: 'POST', limitWaitTime: true, resumeAmount: 10, resumeUnit: 'minutes' },
+					parameters: {
+						resume: 'webhook',
+						httpMethod: 'POST',
+						limitWaitTime: true,
+						resumeAmount: 10,
+						resumeUnit: 'minutes',
+					},
 				}
 			: {
 					name: NODE,
@@ -166,7 +179,13 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 		{
 			name: `P15 ${row.way} ${row.items} ${row.gateway}`,
 			nodes: [
-				{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					name: 'Prompts',
 					type: 'n8n-nodes-base.set',
@@ -232,10 +251,10 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
 	tasks.secondCallbacks = row.gateway === 'once' ? { kind: 'off' } : { kind: 'default' };
 	tasks.callbackAttempts = 3;
-	// The simulator's clock stands still while the node creates the tasks (one at a time, the default
-	// Max Concurrent Requests) and n8n saves the execution as waiting; then every task ends at once.
-	const clock = stopSimulatorClock(sim);
-	const endsAt = clock.at + 1000;
+	// The tasks run while the node creates them (one at a time, the default Max Concurrent Requests)
+	// and n8n saves the execution as waiting; then every one of them ends in the same instant.
+	const clock = holdTaskEnds(sim);
+	const endsAt = clock.endsAt;
 	const polls = row.way === 'polling' || (row.way === 'auto' && row.items > AUTO_CALLBACK_MAX_TASKS);
 	const workflow = batchWorkflow(credentials, row, endsAt);
 	const created = await n8n.createWorkflow(workflow);
@@ -248,7 +267,12 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 	try {
 		executionId = await n8n.runManually(created.id, 'Start');
 		if (row.way === 'wait-node') {
-			const waiting = await n8n.waitExecution(executionId, 300_000, ['waiting', 'success', 'error', 'crashed']);
+			const waiting = await n8n.waitExecution(executionId, 300_000, [
+				'waiting',
+				'success',
+				'error',
+				'crashed',
+			]);
 			const url = String(outputOf(waiting, 'Resume URL')[0]?.json.resumeUrl ?? '');
 			burst = clock.release();
 			waitAnswers = await callWaitNode(url, row.items);
@@ -273,15 +297,19 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 		if (row.way !== 'wait-node') burst = clock.release();
 		else clock.release();
 	}
-	await waitFor(
-		`P15 ${row.way} ${row.items}: the execution's end`,
-		async () => {
-			const status = await listedStatus(n8n, created.id).catch(() => undefined);
-			return status && !['running', 'waiting', 'new'].includes(status) ? status : undefined;
-		},
-		15 * 60_000,
-		500,
-	);
+	try {
+		await waitFor(
+			`P15 ${row.way} ${row.items}: the execution's end`,
+			async () => {
+				const status = await listedStatus(n8n, created.id).catch(() => undefined);
+				return status && !['running', 'waiting', 'new'].includes(status) ? status : undefined;
+			},
+			15 * 60_000,
+			500,
+		);
+	} finally {
+		realSimulatorClock(sim);
+	}
 	const record: ExecutionRecord = await n8n.execution(executionId);
 	const endedAt = record.stoppedAt ? Date.parse(record.stoppedAt) : Date.now();
 	const api = await probe.stop(burst, endedAt);
@@ -299,7 +327,9 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 	const firstFinal =
 		row.way === 'wait-node'
 			? waitAnswers.map((a) => a.ms)
-			: deliveries.filter((d) => isFinal(d.status) && d.attempt === 1).map((d) => d.tookMs ?? CALLBACK_TIMEOUT_MS);
+			: deliveries
+					.filter((d) => isFinal(d.status) && d.attempt === 1)
+					.map((d) => d.tookMs ?? CALLBACK_TIMEOUT_MS);
 	const figures: BurstFigures = {
 		row: `${row.way} ${row.items}${row.way === 'wait-node' ? '' : `, gateway ${row.gateway}`}`,
 		ran: ranAs(row, output[0]?.json.waitInfo as { mode?: string } | undefined),
@@ -316,7 +346,9 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 				? waitAnswers.filter((a) => a.status >= 200 && a.status < 300).length
 				: new Set(deliveries.filter((d) => isFinal(d.status) && d.httpStatus === 200).map((d) => d.id)).size,
 		readsPerTask: {
-			mean: readCounts.length ? Math.round((readCounts.reduce((a, b) => a + b, 0) / readCounts.length) * 100) / 100 : 0,
+			mean: readCounts.length
+				? Math.round((readCounts.reduce((a, b) => a + b, 0) / readCounts.length) * 100) / 100
+				: 0,
 			max: Math.max(0, ...readCounts),
 		},
 		secondsToEnd: Math.round((endedAt - burst) / 100) / 10,
@@ -359,7 +391,13 @@ function waitForCompletionWorkflow(ids: Record<string, string>, taskIds: string[
 		{
 			name: 'P15 restart: Wait for Completion',
 			nodes: [
-				{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					name: 'Task IDs',
 					type: 'n8n-nodes-base.set',
@@ -413,8 +451,8 @@ async function runRestartRow(
 	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
 	tasks.secondCallbacks = { kind: 'off' };
 	// The tasks go on running through the restart; they end once n8n is back.
-	const clock = stopSimulatorClock(sim);
-	const endsAt = clock.at + 1000;
+	const clock = holdTaskEnds(sim);
+	const endsAt = clock.endsAt;
 	const workflow = batchWorkflow(credentials, row, endsAt);
 	const created = await n8n.createWorkflow(workflow);
 	const logBefore = n8n.proc!.log().length;
@@ -446,23 +484,29 @@ async function runRestartRow(
 	let recovery: string;
 	let found: number;
 	let where: string;
-	if (began.ran === 'polling') {
-		found = began.ids.filter((id) => createdIds.includes(id)).length;
-		where = "n8n's log (one line naming every task id)";
-		const rerun = waitForCompletionWorkflow(credentials, began.ids);
-		const made = await n8n.createWorkflow(rerun);
-		const rerunId = await n8n.runManually(made.id, 'Start');
-		const done = await n8n.waitExecution(rerunId, 10 * 60_000);
-		videos = outputOf(done, NODE).filter((item) => item.json.status === 'completed' && item.binary?.data).length;
-		recovery = `Video → Wait for Completion with the ids from the log: ${done.status}`;
-	} else {
-		where = "the waiting execution (custom data), kept in n8n's database";
-		const done = await n8n.waitExecution(executionId, 10 * 60_000);
-		const out = outputOf(done, NODE);
-		// The ids the resumed node read back from the waiting execution after the restart.
-		found = out.filter((item) => createdIds.includes(String(item.json.id))).length;
-		videos = out.filter((item) => item.json.status === 'completed' && item.binary?.data).length;
-		recovery = `none: the callbacks resumed the waiting execution after the restart (${done.status})`;
+	try {
+		if (began.ran === 'polling') {
+			found = began.ids.filter((id) => createdIds.includes(id)).length;
+			where = "n8n's log (one line naming every task id)";
+			const rerun = waitForCompletionWorkflow(credentials, began.ids);
+			const made = await n8n.createWorkflow(rerun);
+			const rerunId = await n8n.runManually(made.id, 'Start');
+			const done = await n8n.waitExecution(rerunId, 10 * 60_000);
+			videos = outputOf(done, NODE).filter(
+				(item) => item.json.status === 'completed' && item.binary?.data,
+			).length;
+			recovery = `Video → Wait for Completion with the ids from the log: ${done.status}`;
+		} else {
+			where = "the waiting execution (custom data), kept in n8n's database";
+			const done = await n8n.waitExecution(executionId, 10 * 60_000);
+			const out = outputOf(done, NODE);
+			// The ids the resumed node read back from the waiting execution after the restart.
+			found = out.filter((item) => createdIds.includes(String(item.json.id))).length;
+			videos = out.filter((item) => item.json.status === 'completed' && item.binary?.data).length;
+			recovery = `none: the callbacks resumed the waiting execution after the restart (${done.status})`;
+		}
+	} finally {
+		realSimulatorClock(sim);
 	}
 	return {
 		row: `restart ${row.items}`,
@@ -476,7 +520,8 @@ async function runRestartRow(
 	};
 }
 
-const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '–' : `${(value / 1000).toFixed(2)} s`);
+const ms = (value: number | undefined) =>
+	value === undefined || Number.isNaN(value) ? '–' : `${(value / 1000).toFixed(2)} s`;
 
 function tableOf(rows: BurstFigures[], title: string): string {
 	const lines = [
@@ -486,7 +531,9 @@ function tableOf(rows: BurstFigures[], title: string): string {
 		'|---|---|---|---|---|---|---|---|---|',
 	];
 	for (const f of rows) {
-		const answers = f.firstAnswerMs ? `${ms(f.firstAnswerMs.p50)} / ${ms(f.firstAnswerMs.p99)} / ${ms(f.firstAnswerMs.max)}` : '–';
+		const answers = f.firstAnswerMs
+			? `${ms(f.firstAnswerMs.p50)} / ${ms(f.firstAnswerMs.p99)} / ${ms(f.firstAnswerMs.max)}`
+			: '–';
 		lines.push(
 			`| ${f.row} | ${f.ran} | ${answers} | ${f.failedCallbacks} of ${f.callbacks} | ${f.confirmed} | ${f.readsPerTask.mean} / ${f.readsPerTask.max} | ${f.secondsToEnd} s (${f.status}) | ${f.videos} | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
 		);
@@ -524,7 +571,11 @@ export async function runBurst(input: {
 					);
 					restarts.push(f);
 					checks.note(`P15 ${JSON.stringify(f)}`);
-					checks.equal(`P15 ${f.row}: every created task could be found after the restart`, f.found, f.created);
+					checks.equal(
+						`P15 ${f.row}: every created task could be found after the restart`,
+						f.found,
+						f.created,
+					);
 					checks.equal(`P15 ${f.row}: every video reached a workflow in the end`, f.videos, row.items);
 				} catch (error) {
 					checks.broke(`P15 restart ${row.items}`, error);

@@ -353,21 +353,29 @@ export function countEach(values: string[]): string {
 	return [...counts].map(([value, n]) => `${value}×${n}`).join(', ') || 'none';
 }
 
+/** How far the simulator's clock jumps when a held batch ends (`holdTaskEnds`). */
+const HELD_FOR_MS = 3_600_000;
+
 /**
- * Stops the simulator's video clock now: no task changes status until `release()` puts it back on
- * real time, when every task due by then changes at once. Returns when it stopped.
+ * Tasks created with `[at:${endsAt}]` run (pending, queue, in_progress, as a gateway's tasks start
+ * while the node still creates the others) and end only when `release()` moves the simulator's clock
+ * past `endsAt`: every one of them ends in that instant, however long the creates took. Returns
+ * the instant of the release.
  */
-export function stopSimulatorClock(sim: Simulator): { at: number; release(): number } {
+export function holdTaskEnds(sim: Simulator): { endsAt: number; release(): number } {
 	const tasks = videoTasks(sim);
-	const at = Date.now();
-	tasks.now = () => at;
 	return {
-		at,
+		endsAt: Date.now() + HELD_FOR_MS,
 		release: () => {
-			tasks.now = () => Date.now();
+			tasks.now = () => Date.now() + HELD_FOR_MS;
 			return Date.now();
 		},
 	};
+}
+
+/** Puts the simulator's clock back on real time (after `holdTaskEnds`' release, once its batch is over). */
+export function realSimulatorClock(sim: Simulator): void {
+	videoTasks(sim).now = () => Date.now();
 }
 
 /**
@@ -385,9 +393,8 @@ export async function runCallbackWait(
 ): Promise<ExecutionRecord> {
 	const { n8n, sim, checks } = ctx;
 	const name = `callback-wait-${items}-items`;
-	const clock = together ? stopSimulatorClock(sim) : undefined;
-	// Queue, run and end during the jump: three status changes per task in the burst, as a gateway posts them.
-	const endsAt = clock ? clock.at + 1000 : undefined;
+	const held = together ? holdTaskEnds(sim) : undefined;
+	const endsAt = held?.endsAt;
 	const workflow = callbackWorkflow(ctx.credentials, items, afterMs, endsAt);
 	const created = await n8n.createWorkflow(workflow);
 	const tasks = videoTasks(sim);
@@ -399,7 +406,7 @@ export async function runCallbackWait(
 		executionId = await n8n.runManually(created.id, 'Start');
 		waiting = await n8n.waitExecution(executionId, 120_000, ['waiting', 'success', 'error', 'crashed']);
 	} finally {
-		const burst = clock?.release();
+		const burst = held?.release();
 		if (burst) checks.note(`${name}: every task ends now, in one instant (${new Date(burst).toISOString()})`);
 	}
 	checks.equal(`${name}: the execution waits for the callbacks`, waiting.status, 'waiting');
@@ -424,6 +431,8 @@ export async function runCallbackWait(
 		record = await n8n.waitExecution(executionId, Math.max(60_000, items * 500));
 	} catch (error) {
 		failure = error;
+	} finally {
+		if (held) realSimulatorClock(sim);
 	}
 	const seen = sim.requests.slice(requestsBefore);
 	const created_ = seen.filter((r) => r.method === 'POST' && r.path === '/v1/videos');
@@ -435,7 +444,9 @@ export async function runCallbackWait(
 	);
 	if (endsAt !== undefined) {
 		// A burst: how fast n8n and the node answered the final callbacks that came together.
-		const finals = deliveries.filter((d) => d.attempt === 1 && !['pending', 'queue', 'in_progress'].includes(d.status));
+		const finals = deliveries.filter(
+			(d) => d.attempt === 1 && !['pending', 'queue', 'in_progress'].includes(d.status),
+		);
 		const took = finals.map((d) => d.tookMs ?? 0).sort((a, b) => a - b);
 		const at = (q: number) => took[Math.min(took.length - 1, Math.ceil(q * took.length) - 1)] ?? 0;
 		checks.note(
@@ -443,7 +454,11 @@ export async function runCallbackWait(
 		);
 		checks.equal(
 			`${name}: no final callback answered 5xx or left unanswered`,
-			deliveries.filter((d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus === undefined || d.httpStatus >= 500)).length,
+			deliveries.filter(
+				(d) =>
+					!['pending', 'queue', 'in_progress'].includes(d.status) &&
+					(d.httpStatus === undefined || d.httpStatus >= 500),
+			).length,
 			0,
 		);
 	}
