@@ -232,8 +232,8 @@ async function runOn(version: string, model: ChatModel, { work, cert, packed, si
 		};
 		checks.note(`n8n ${version} node versions used: ${JSON.stringify(versions)}`);
 		checks.ok(
-			`n8n ${version} lists the AI Agent (2.x) and the Chat Trigger`,
-			versions.agent >= 2 && versions.chatTrigger >= 1.1,
+			`n8n ${version} lists AI Agent 2.2 (Enable Streaming) and Chat Trigger 1.4 (Response Mode Streaming)`,
+			versions.agent === 2.2 && versions.chatTrigger === 1.4,
 			versions,
 		);
 		checks.ok(
