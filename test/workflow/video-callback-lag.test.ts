@@ -113,7 +113,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		// 200 for every final callback but those that came after the resume (n8n's 409).
 		expect(answered(f).filter((status) => status !== '409')).toEqual(['200']);
 		expect(f.secondCallbacks).toBe(0);
-	}, 120_000);
+	}, 300_000);
 
 	it('reads trail by more than the window (9 s): one 503 + Retry-After, no resume (a second callback is needed)', async () => {
 		const f = await runLagRow({ name: 'lag 9 s', tasks: 1, lagMs: 9_000, second: NO_SECOND });

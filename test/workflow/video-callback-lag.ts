@@ -107,7 +107,9 @@ export async function runLagRow(row: LagRow): Promise<LagFigures> {
 		// Over when every task's final callback was answered (the one that resumed included: its
 		// answer comes once the run is over) and the gateway is not going to call again.
 		const settled = () => mine.every((task) => isFinal(task.notified ?? '') && !task.delivering);
-		const patience = endAfter + 25_000 + row.tasks * 50 + (row.second.kind === 'retry-after' ? 70_000 : 0);
+		// A bound for a hang, not a measure: a loaded machine answers hundreds of callbacks slowly, and
+		// each task's statuses are posted one after another, each waiting up to 15 s for its answer.
+		const patience = endAfter + 25_000 + row.tasks * 500 + (row.second.kind === 'retry-after' ? 70_000 : 0);
 		await until(settled, `the end of row "${row.name}"`, { timeoutMs: patience, everyMs: 20 });
 		await faulted;
 		const done = n8n.finishedNow(waiting.executionId);

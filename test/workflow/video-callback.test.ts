@@ -155,7 +155,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 				reads.mockRestore();
 			}
 		});
-	}, 90_000);
+	}, 300_000);
 
 	async function bigBatchResumes(waiting: Awaited<ReturnType<typeof startWaiting>>) {
 		// One custom data entry: the id of the file that holds the list, no chunks of the list itself.
@@ -166,7 +166,8 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		const ids = waiting.output(NODE).map((item) => String(item.json.id));
 		expect(new Set(ids).size).toBe(300);
 
-		const done = await n8n.finished(waiting.executionId, 60_000);
+		// A bound for a hang, not a measure: a loaded machine answers 300 callbacks slowly.
+		const done = await n8n.finished(waiting.executionId, 240_000);
 		expect(done.status).toBe('success');
 		const out = done.output(NODE);
 		expect(out.map((item) => item.json.id)).toEqual(ids);
@@ -375,7 +376,9 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			const creates = sim.requestsTo('/v1/videos', 'POST').slice(createsBefore);
 			expect(creates).toHaveLength(AUTO_CALLBACK_MAX_TASKS + 1);
 			for (const create of creates) expect(create.body as object).not.toHaveProperty('callback_url');
-			expect(videoTasks(sim).deliveries.slice(deliveriesBefore)).toHaveLength(0);
+			// No callback for any of this run's tasks (an earlier test's may still be on their way).
+			const ids = new Set(out.map((item) => String(item.json.id)));
+			expect(videoTasks(sim).deliveries.slice(deliveriesBefore).filter((d) => ids.has(d.id))).toHaveLength(0);
 		}, 60_000);
 
 		it(`${AUTO_CALLBACK_MAX_TASKS} items: waits by callback with no polls, and says why`, async () => {
