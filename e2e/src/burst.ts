@@ -35,6 +35,7 @@ import { outputDir, sleep, waitFor } from './proc';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import {
 	PACKAGE,
+	countEach,
 	createCredentials,
 	holdTaskEnds,
 	realSimulatorClock,
@@ -68,6 +69,8 @@ export interface BurstFigures {
 	videos: number;
 	status: string;
 	api: { p99: number; max: number; errors: number; samples: number };
+	/** Every callback by the task status it carried and the answer it got ("completed->200×28"). */
+	answers: string;
 }
 
 const DEFAULT_ROWS =
@@ -358,8 +361,27 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 				: output.filter((item) => item.json.status === 'completed' && item.binary?.data).length,
 		status: record.status,
 		api,
+		answers:
+			row.way === 'wait-node'
+				? countEach(waitAnswers.map((a) => `resume->${a.status || 'no answer'}`))
+				: countEach(deliveries.map((d) => `${d.status}->${d.httpStatus ?? d.error}`)),
 	};
 	return figures;
+}
+
+/**
+ * Ends the row's callbacks: no task of the simulator posts another status, and the posts under way
+ * are answered or time out, so that a row's backlog does not weigh on the next row's n8n.
+ */
+async function drainCallbacks(sim: Simulator): Promise<void> {
+	const tasks = videoTasks(sim);
+	for (const task of tasks.tasks.values()) task.notified = tasks.status(task);
+	await waitFor(
+		'the callbacks under way to be answered',
+		() => ([...tasks.tasks.values()].some((task) => task.delivering) ? undefined : true),
+		2 * CALLBACK_TIMEOUT_MS + 5_000,
+		200,
+	).catch(() => undefined);
 }
 
 /** How the row waited. */
@@ -565,6 +587,7 @@ export async function runBurst(input: {
 	try {
 		for (const row of rows) {
 			if (row.way === 'restart') {
+				await drainCallbacks(sim);
 				try {
 					const f = await checks.timed(`p15: restart ${row.items}`, () =>
 						runRestartRow(n8n, sim, credentials, row),
@@ -582,6 +605,7 @@ export async function runBurst(input: {
 				}
 				continue;
 			}
+			await drainCallbacks(sim);
 			try {
 				const f = await checks.timed(`p15: ${row.way} ${row.items} ${row.gateway}`, () =>
 					runRow(n8n, sim, credentials, row),

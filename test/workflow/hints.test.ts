@@ -199,11 +199,15 @@ describe('hint: Create and Wait polled because the resume URL is not https', () 
 describe("hint: the callback wait's task list did not fit in the execution's custom data", () => {
 	it('9 entries set by an earlier node, 30 items: the list goes to the binary store, one entry points to it; no hint', async () => {
 		const prompts = Array.from({ length: 30 }, (_, n) => `clip ${n} [after:200]`);
-		const result = await runWorkflow(filledWorkflow(9, { requestOptions: { maxConcurrency: 30 } }), {
-			credentials: sim.credentials(),
-			input: promptItems(prompts),
-			instanceBaseUrl: n8n.url,
-		});
+		// Wait Mode Callback: Auto polls a batch this size.
+		const result = await runWorkflow(
+			filledWorkflow(9, { requestOptions: { maxConcurrency: 30 }, waitOptions: { mode: 'callback' } }),
+			{
+				credentials: sim.credentials(),
+				input: promptItems(prompts),
+				instanceBaseUrl: n8n.url,
+			},
+		);
 		// Every task was final when the wait began, so the node went on at once, by callback mode's rules.
 		expect(result.status).toBe('success');
 		const out = result.output(VIDEO_NODE);

@@ -19,11 +19,11 @@ import {
 describe('decideWaitMode', () => {
 	const https = 'https://n8n.example.com/webhook-waiting/7?signature=abc';
 	it.each<[string | undefined, string, number, 'callback' | 'polling', RegExp]>([
-		['auto', https, 1, 'callback', /^Auto waits by callback for up to 30 tasks \(this batch has 1\)/],
+		['auto', https, 1, 'callback', /^Auto waits by callback for up to 5 tasks \(this batch has 1\)/],
 		[undefined, https, 1, 'callback', /^Auto waits by callback/],
 		// The boundary: Auto takes callbacks up to AUTO_CALLBACK_MAX_TASKS tasks, polls beyond.
-		['auto', https, AUTO_CALLBACK_MAX_TASKS, 'callback', /this batch has 30\)/],
-		['auto', https, AUTO_CALLBACK_MAX_TASKS + 1, 'polling', /^Auto polls batches of more than 30 tasks \(this one has 31\)/],
+		['auto', https, AUTO_CALLBACK_MAX_TASKS, 'callback', /this batch has 5\)/],
+		['auto', https, AUTO_CALLBACK_MAX_TASKS + 1, 'polling', /^Auto polls batches of more than 5 tasks \(this one has 6\)/],
 		['auto', https, 1000, 'polling', /this one has 1000\).*set Wait Mode to Callback/],
 		// An explicit Callback stays callback whatever the size.
 		['callback', https, 1, 'callback', /^Wait Mode is Callback$/],
@@ -39,7 +39,7 @@ describe('decideWaitMode', () => {
 	});
 
 	it('the reason a callback wait gives on its resume is the one it gave when it began', () => {
-		for (const [setting, tasks] of [['auto', 7], ['callback', 500], [undefined, 30]] as const)
+		for (const [setting, tasks] of [['auto', 3], ['callback', 500], [undefined, 5]] as const)
 			expect(callbackReason(setting, tasks)).toBe(decideWaitMode(setting, 'https://x/', true, tasks).reason);
 	});
 
