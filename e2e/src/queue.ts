@@ -217,7 +217,7 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		};
 		try {
 			// The creates go one at a time on the worker; the tasks all end once the execution waits.
-			await runCallbackWait(ctx, 300, 0, true);
+			await runCallbackWait(ctx, 300, 0, true, 2);
 		} catch (error) {
 			checks.broke('callback wait, 300 items', error);
 		} finally {
