@@ -98,8 +98,10 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 		const created = requestsSince(from).filter((r) => r.method === 'POST');
 		expect(created).toHaveLength(3);
 		const ids = [...videoTasks(sim).tasks.values()].slice(-3).map((task) => task.id);
-		// The long task was waited for although item 0 had failed at its first read.
-		expect(taskReads(ids[2]).length).toBe(2);
+		// The long task was waited for although item 0 had failed at its first read: read until it
+		// completed (its record is among the completed tasks below). Once on a loaded machine, whose
+		// first read came after the task had ended; twice on a quiet one.
+		expect(taskReads(ids[2]).length).toBeGreaterThanOrEqual(1);
 		expect(error.context.completedTasks.map((task) => [task.itemIndex, task.taskId])).toEqual([
 			[1, ids[1]],
 			[2, ids[2]],
