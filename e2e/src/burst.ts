@@ -38,7 +38,6 @@ import {
 	countEach,
 	createCredentials,
 	holdTaskEnds,
-	realSimulatorClock,
 	withCredentials,
 	type Workflow,
 } from './workflows';
@@ -300,19 +299,15 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 		if (row.way !== 'wait-node') burst = clock.release();
 		else clock.release();
 	}
-	try {
-		await waitFor(
-			`P15 ${row.way} ${row.items}: the execution's end`,
-			async () => {
-				const status = await listedStatus(n8n, created.id).catch(() => undefined);
-				return status && !['running', 'waiting', 'new'].includes(status) ? status : undefined;
-			},
-			15 * 60_000,
-			500,
-		);
-	} finally {
-		realSimulatorClock(sim);
-	}
+	await waitFor(
+		`P15 ${row.way} ${row.items}: the execution's end`,
+		async () => {
+			const status = await listedStatus(n8n, created.id).catch(() => undefined);
+			return status && !['running', 'waiting', 'new'].includes(status) ? status : undefined;
+		},
+		15 * 60_000,
+		500,
+	);
 	const record: ExecutionRecord = await n8n.execution(executionId);
 	const endedAt = record.stoppedAt ? Date.parse(record.stoppedAt) : Date.now();
 	const api = await probe.stop(burst, endedAt);
@@ -506,29 +501,25 @@ async function runRestartRow(
 	let recovery: string;
 	let found: number;
 	let where: string;
-	try {
-		if (began.ran === 'polling') {
-			found = began.ids.filter((id) => createdIds.includes(id)).length;
-			where = "n8n's log (one line naming every task id)";
-			const rerun = waitForCompletionWorkflow(credentials, began.ids);
-			const made = await n8n.createWorkflow(rerun);
-			const rerunId = await n8n.runManually(made.id, 'Start');
-			const done = await n8n.waitExecution(rerunId, 10 * 60_000);
-			videos = outputOf(done, NODE).filter(
-				(item) => item.json.status === 'completed' && item.binary?.data,
-			).length;
-			recovery = `Video → Wait for Completion with the ids from the log: ${done.status}`;
-		} else {
-			where = "the waiting execution (custom data), kept in n8n's database";
-			const done = await n8n.waitExecution(executionId, 10 * 60_000);
-			const out = outputOf(done, NODE);
-			// The ids the resumed node read back from the waiting execution after the restart.
-			found = out.filter((item) => createdIds.includes(String(item.json.id))).length;
-			videos = out.filter((item) => item.json.status === 'completed' && item.binary?.data).length;
-			recovery = `none: the callbacks resumed the waiting execution after the restart (${done.status})`;
-		}
-	} finally {
-		realSimulatorClock(sim);
+	if (began.ran === 'polling') {
+		found = began.ids.filter((id) => createdIds.includes(id)).length;
+		where = "n8n's log (one line naming every task id)";
+		const rerun = waitForCompletionWorkflow(credentials, began.ids);
+		const made = await n8n.createWorkflow(rerun);
+		const rerunId = await n8n.runManually(made.id, 'Start');
+		const done = await n8n.waitExecution(rerunId, 10 * 60_000);
+		videos = outputOf(done, NODE).filter(
+			(item) => item.json.status === 'completed' && item.binary?.data,
+		).length;
+		recovery = `Video → Wait for Completion with the ids from the log: ${done.status}`;
+	} else {
+		where = "the waiting execution (custom data), kept in n8n's database";
+		const done = await n8n.waitExecution(executionId, 10 * 60_000);
+		const out = outputOf(done, NODE);
+		// The ids the resumed node read back from the waiting execution after the restart.
+		found = out.filter((item) => createdIds.includes(String(item.json.id))).length;
+		videos = out.filter((item) => item.json.status === 'completed' && item.binary?.data).length;
+		recovery = `none: the callbacks resumed the waiting execution after the restart (${done.status})`;
 	}
 	return {
 		row: `restart ${row.items}`,

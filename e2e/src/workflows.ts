@@ -360,22 +360,19 @@ const HELD_FOR_MS = 3_600_000;
  * Tasks created with `[at:${endsAt}]` run (pending, queue, in_progress, as a gateway's tasks start
  * while the node still creates the others) and end only when `release()` moves the simulator's clock
  * past `endsAt`: every one of them ends in that instant, however long the creates took. Returns
- * the instant of the release.
+ * the instant of the release. The clock never goes back (a task that ended stays ended): it runs on
+ * from there, an hour ahead of the wall clock for each release.
  */
 export function holdTaskEnds(sim: Simulator): { endsAt: number; release(): number } {
 	const tasks = videoTasks(sim);
 	return {
-		endsAt: Date.now() + HELD_FOR_MS,
+		endsAt: tasks.now() + HELD_FOR_MS,
 		release: () => {
-			tasks.now = () => Date.now() + HELD_FOR_MS;
+			const offset = tasks.now() - Date.now() + HELD_FOR_MS;
+			tasks.now = () => Date.now() + offset;
 			return Date.now();
 		},
 	};
-}
-
-/** Puts the simulator's clock back on real time (after `holdTaskEnds`' release, once its batch is over). */
-export function realSimulatorClock(sim: Simulator): void {
-	videoTasks(sim).now = () => Date.now();
 }
 
 /**
@@ -433,8 +430,6 @@ export async function runCallbackWait(
 		record = await n8n.waitExecution(executionId, Math.max(60_000, items * 500));
 	} catch (error) {
 		failure = error;
-	} finally {
-		if (held) realSimulatorClock(sim);
 	}
 	const seen = sim.requests.slice(requestsBefore);
 	const created_ = seen.filter((r) => r.method === 'POST' && r.path === '/v1/videos');
