@@ -5,7 +5,7 @@
  * instance, SQLite, over https), and what it costs n8n.
  *
  * Each row runs Manual Trigger → Prompts → Split Out → Create and Wait (default settings but the
- * row's Wait Mode; Download Video on) with N items whose tasks end together (the simulator's
+ * row's Wait Mode; Download Video on, or off with GG_P15_DOWNLOAD=0) with N items whose tasks end together (the simulator's
  * `[at:<ms>]`), or, as the floor, n8n's own Wait node ("On Webhook Call") whose resume URL the bench
  * calls N times at once. The simulator calls back as a gateway that sends each callback once with a
  * 10 s timeout (`once`), or that tries a failed one twice more (`retries`). Meanwhile a probe calls
@@ -90,6 +90,8 @@ export function parseRows(text = process.env.GG_P15_ROWS || DEFAULT_ROWS): Burst
 }
 
 const NODE = 'Create Videos and Wait';
+/** Download Video (on unless GG_P15_DOWNLOAD=0, the node's default: the record with its video's URL). */
+const DOWNLOAD = process.env.GG_P15_DOWNLOAD !== '0';
 const WAIT = 'Wait';
 const CALLBACK_TIMEOUT_MS = 10_000;
 
@@ -172,7 +174,7 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
 						prompt: '={{ $json.prompts }}',
 						duration: 5,
-						waitOptions: { mode: row.way === 'restart' ? 'auto' : row.way, download: true },
+						waitOptions: { mode: row.way === 'restart' ? 'auto' : row.way, download: DOWNLOAD },
 					},
 					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
 				};
@@ -353,7 +355,8 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 		videos:
 			row.way === 'wait-node'
 				? output.length
-				: output.filter((item) => item.json.status === 'completed' && item.binary?.data).length,
+				: output.filter((item) => item.json.status === 'completed' && (!DOWNLOAD || item.binary?.data))
+						.length,
 		status: record.status,
 		api,
 		answers:
@@ -625,8 +628,10 @@ export async function runBurst(input: {
 		),
 	].join('\n');
 	const table =
-		tableOf(figures, `P15, n8n ${n8n.install.version}, one instance, SQLite (${new Date().toISOString()})`) +
-		(restarts.length ? `\n${restartTable}` : '');
+		tableOf(
+			figures,
+			`P15, n8n ${n8n.install.version}, one instance, SQLite, Download Video ${DOWNLOAD ? 'on' : 'off'} (${new Date().toISOString()})`,
+		) + (restarts.length ? `\n${restartTable}` : '');
 	mkdirSync(outputDir, { recursive: true });
 	writeFileSync(join(outputDir, 'p15.md'), `${table}\n`);
 	writeFileSync(join(outputDir, 'p15.json'), JSON.stringify({ figures, restarts }, null, 2));
