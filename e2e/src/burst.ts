@@ -521,7 +521,9 @@ async function runRestartRow(
 		const out = outputOf(done, NODE);
 		// The ids the resumed node read back from the waiting execution after the restart.
 		found = out.filter((item) => createdIds.includes(String(item.json.id))).length;
-		videos = out.filter((item) => item.json.status === 'completed' && item.binary?.data).length;
+		videos = out.filter(
+			(item) => item.json.status === 'completed' && (!DOWNLOAD || item.binary?.data),
+		).length;
 		recovery = `none: the callbacks resumed the waiting execution after the restart (${done.status})`;
 	}
 	return {
