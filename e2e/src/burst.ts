@@ -38,6 +38,7 @@ import {
 	countEach,
 	createCredentials,
 	holdTaskEnds,
+	manualItems,
 	withCredentials,
 	type Workflow,
 } from './workflows';
@@ -183,27 +184,7 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 		{
 			name: `P15 ${row.way} ${row.items} ${row.gateway}`,
 			nodes: [
-				{
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					name: 'Prompts',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [200, 0],
-					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ prompts: prompts(row.items, endsAt) }) },
-				},
-				{
-					name: 'One Item per Prompt',
-					type: 'n8n-nodes-base.splitOut',
-					typeVersion: 1,
-					position: [400, 0],
-					parameters: { fieldToSplitOut: 'prompts', include: 'noOtherFields' },
-				},
+				...manualItems('prompts', prompts(row.items, endsAt)),
 				{
 					name: 'Resume URL',
 					type: 'n8n-nodes-base.set',
@@ -411,27 +392,7 @@ function waitForCompletionWorkflow(ids: Record<string, string>, taskIds: string[
 		{
 			name: 'P15 restart: Wait for Completion',
 			nodes: [
-				{
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					name: 'Task IDs',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [200, 0],
-					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids: taskIds }) },
-				},
-				{
-					name: 'One Item per Task',
-					type: 'n8n-nodes-base.splitOut',
-					typeVersion: 1,
-					position: [400, 0],
-					parameters: { fieldToSplitOut: 'ids', include: 'noOtherFields' },
-				},
+				...manualItems('ids', taskIds, { list: 'Task IDs', split: 'One Item per Task' }),
 				{
 					name: NODE,
 					type: `${PACKAGE}.generationGateway`,

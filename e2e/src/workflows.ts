@@ -282,6 +282,34 @@ export async function runTriggerWorkflow(
 const callbackPrompt = (i: number, afterMs: number, endsAt?: number) =>
 	`Callback item ${i + 1} ${endsAt === undefined ? `[after:${afterMs}]` : `[at:${endsAt}]`}`;
 
+/**
+ * Manual trigger `Start` → a Set node holding `values` under `field` → Split Out: one item per value,
+ * each with `field` (the last node is `split`).
+ */
+export function manualItems(
+	field: string,
+	values: unknown[],
+	names = { list: 'Prompts', split: 'One Item per Prompt' },
+): Workflow['nodes'] {
+	return [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			name: names.list,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [200, 0],
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ [field]: values }) },
+		},
+		{
+			name: names.split,
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: { fieldToSplitOut: field, include: 'noOtherFields' },
+		},
+	];
+}
+
 /** Manual trigger -> `items` prompts as items -> Create and Wait in callback mode (download on). */
 export function callbackWorkflow(
 	ids: Record<string, string>,
@@ -294,27 +322,7 @@ export function callbackWorkflow(
 		{
 			name: `Create and Wait, callback mode, ${items} items`,
 			nodes: [
-				{
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					name: 'Prompts',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [200, 0],
-					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ prompts }) },
-				},
-				{
-					name: 'One Item per Prompt',
-					type: 'n8n-nodes-base.splitOut',
-					typeVersion: 1,
-					position: [400, 0],
-					parameters: { fieldToSplitOut: 'prompts', include: 'noOtherFields' },
-				},
+				...manualItems('prompts', prompts),
 				{
 					name: 'Create Videos and Wait',
 					type: `${PACKAGE}.generationGateway`,
