@@ -5,10 +5,12 @@
  */
 import { CONFIRMATIONS_AT_ONCE } from '../../nodes/GenerationGateway/actions/video/wait/callbackWait';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
+import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 
 import { runWorkflow, until } from '../harness';
+import { ensureContainer } from '../harness/container';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -356,11 +358,32 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		it(`${AUTO_CALLBACK_MAX_TASKS + 1} items: polls, asks for no callback, and says why in waitInfo.reason`, async () => {
 			const createsBefore = sim.requestsTo('/v1/videos', 'POST').length;
 			const deliveriesBefore = videoTasks(sim).deliveries.length;
-			const result = await runWorkflow(workflow({ requestOptions: { maxConcurrency: 10 } }), {
-				credentials: sim.credentials(),
-				input: items(prompts(AUTO_CALLBACK_MAX_TASKS + 1)),
-				instanceBaseUrl: n8n.url,
-			});
+			// n8n-core's contexts log through the container's Logger, set up with the harness.
+			await ensureContainer();
+			const logged = jest.spyOn(Container.get(Logger), 'info');
+			let result: Awaited<ReturnType<typeof runWorkflow>>;
+			let lines: string[];
+			try {
+				result = await runWorkflow(workflow({ requestOptions: { maxConcurrency: 10 } }), {
+					credentials: sim.credentials(),
+					input: items(prompts(AUTO_CALLBACK_MAX_TASKS + 1)),
+					instanceBaseUrl: n8n.url,
+				});
+				// (mockRestore clears the calls: read them first.)
+				lines = logged.mock.calls
+					.map(([message]) => String(message))
+					.filter((m) => m.includes('waits by polling'));
+			} finally {
+				logged.mockRestore();
+			}
+			// As the polling wait began, one line of n8n's log named every task: what a restart leaves.
+			expect(lines).toHaveLength(1);
+			expect(lines[0]).toBe(
+				`Generation Gateway: execution ${result.executionId}, node "${NODE}" waits by polling for ${AUTO_CALLBACK_MAX_TASKS + 1} video tasks; if n8n stops before they finish, run Video → Wait for Completion with these task ids: ${result
+					.output(NODE)
+					.map((item) => item.json.id)
+					.join(' ')}`,
+			);
 			expect(result.status).toBe('success');
 			const out = result.output(NODE);
 			expect(out).toHaveLength(AUTO_CALLBACK_MAX_TASKS + 1);
@@ -378,7 +401,11 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			for (const create of creates) expect(create.body as object).not.toHaveProperty('callback_url');
 			// No callback for any of this run's tasks (an earlier test's may still be on their way).
 			const ids = new Set(out.map((item) => String(item.json.id)));
-			expect(videoTasks(sim).deliveries.slice(deliveriesBefore).filter((d) => ids.has(d.id))).toHaveLength(0);
+			expect(
+				videoTasks(sim)
+					.deliveries.slice(deliveriesBefore)
+					.filter((d) => ids.has(d.id)),
+			).toHaveLength(0);
 		}, 60_000);
 
 		it(`${AUTO_CALLBACK_MAX_TASKS} items: waits by callback with no polls, and says why`, async () => {
