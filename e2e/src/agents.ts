@@ -483,15 +483,7 @@ async function agentCase(run: Run, toolCase: ToolCase): Promise<void> {
 	} else {
 		checks.equal(`${name}: the result lists no file`, files.length, 0);
 	}
-	const executions = await waitFor(
-		'the agent execution to be saved',
-		async () => {
-			const list = await n8n.executions(created.id);
-			return list.length && list.every((e) => !['running', 'new'].includes(e.status)) ? list : undefined;
-		},
-		60_000,
-		500,
-	);
+	const executions = await n8n.settledExecutions(created.id);
 	checks.equal(`${name}: one execution`, executions.length, 1);
 	const record = await n8n.waitExecution(executions[0].id, 60_000);
 	checks.equal(`${name}: execution ${record.id} status`, record.status, 'success');
@@ -594,15 +586,7 @@ async function chatCase(run: Run): Promise<void> {
 		`${name}: the chat got the file list, no Base64`,
 		listedFiles(turns.toolResult).length === 1 && !BASE64_RUN.test(joined),
 	);
-	const executions = await waitFor(
-		'the chat execution to be saved',
-		async () => {
-			const list = await n8n.executions(created.id);
-			return list.length && list.every((e) => !['running', 'new'].includes(e.status)) ? list : undefined;
-		},
-		60_000,
-		500,
-	);
+	const executions = await n8n.settledExecutions(created.id);
 	checks.equal(`${name}: one execution`, executions.length, 1);
 	const record = await n8n.waitExecution(executions[0].id, 60_000);
 	checks.equal(`${name}: execution ${record.id} status`, record.status, 'success');

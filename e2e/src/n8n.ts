@@ -296,6 +296,22 @@ export class N8n {
 		return list.results;
 	}
 
+	/** The workflow's executions once one exists and none is still running (a webhook-started run is saved late). */
+	async settledExecutions(
+		workflowId: string,
+		timeoutMs = 60_000,
+	): Promise<Array<{ id: string; status: string; mode: string }>> {
+		return await waitFor(
+			`the executions of workflow ${workflowId} to be saved`,
+			async () => {
+				const list = await this.executions(workflowId);
+				return list.length && list.every((e) => !['running', 'new'].includes(e.status)) ? list : undefined;
+			},
+			timeoutMs,
+			500,
+		);
+	}
+
 	/** Waits until the execution has one of `statuses` (default: finished one way or another). */
 	async waitExecution(
 		id: string,
