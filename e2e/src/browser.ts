@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 
 import { OWNER } from './n8n';
-import { outputDir, waitFor } from './proc';
+import { outputDir } from './proc';
 import {
 	exampleFiles,
 	loadWorkflow,
@@ -578,17 +578,7 @@ async function hintsInEditor(ctx: Context, page: Page): Promise<void> {
 	await page.locator('[data-test-id="canvas-node"][data-node-name="Images"]').waitFor();
 	const before = (await n8n.executions(id)).length;
 	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
-	const runs = await waitFor(
-		'the run started in the editor to finish',
-		async () => {
-			const list = await n8n.executions(id);
-			return list.length > before && list.every((e) => !['running', 'new', 'waiting'].includes(e.status))
-				? list
-				: undefined;
-		},
-		60_000,
-		500,
-	);
+	const runs = await n8n.settledExecutions(id, 60_000, before);
 	checks.note(`runs of the Hints workflow: ${JSON.stringify(runs)}`);
 	await page.waitForTimeout(1000);
 	await page.locator('[data-test-id="canvas-node"][data-node-name="Images"]').dblclick();

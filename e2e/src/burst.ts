@@ -36,6 +36,7 @@ import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/v
 import {
 	PACKAGE,
 	countEach,
+	createAndWaitNode,
 	createCredentials,
 	holdTaskEnds,
 	manualItems,
@@ -164,21 +165,7 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 						resumeUnit: 'minutes',
 					},
 				}
-			: {
-					name: NODE,
-					type: `${PACKAGE}.generationGateway`,
-					typeVersion: 1,
-					position: [800, 0],
-					parameters: {
-						resource: 'video',
-						operation: 'createAndWait',
-						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-						prompt: '={{ $json.prompts }}',
-						duration: 5,
-						waitOptions: { mode: row.way === 'restart' ? 'auto' : row.way, download: DOWNLOAD },
-					},
-					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
-				};
+			: createAndWaitNode({ mode: row.way === 'restart' ? 'auto' : row.way, download: DOWNLOAD }, [800, 0]);
 	const last = String(wait.name);
 	return withCredentials(
 		{

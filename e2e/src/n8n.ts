@@ -296,16 +296,22 @@ export class N8n {
 		return list.results;
 	}
 
-	/** The workflow's executions once one exists and none is still running (a webhook-started run is saved late). */
+	/**
+	 * The workflow's executions once there are more than `moreThan` and none is running or waiting (a
+	 * webhook-started run is saved late; a run started in the editor shows up after the click).
+	 */
 	async settledExecutions(
 		workflowId: string,
 		timeoutMs = 60_000,
+		moreThan = 0,
 	): Promise<Array<{ id: string; status: string; mode: string }>> {
 		return await waitFor(
 			`the executions of workflow ${workflowId} to be saved`,
 			async () => {
 				const list = await this.executions(workflowId);
-				return list.length && list.every((e) => !['running', 'new'].includes(e.status)) ? list : undefined;
+				return list.length > moreThan && list.every((e) => !['running', 'new', 'waiting'].includes(e.status))
+					? list
+					: undefined;
 			},
 			timeoutMs,
 			500,

@@ -14,7 +14,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 
 import { CHROMIUM_FLAGS, closeNode, login, openNode } from './browser';
 import { repoRoot } from './n8n';
-import { outputDir, waitFor } from './proc';
+import { outputDir } from './proc';
 import { examplesDir, loadWorkflow, PACKAGE, withCredentials, type Context } from './workflows';
 
 export const picturesDir = join(outputDir, 'browser', 'pictures');
@@ -212,17 +212,7 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 			await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 			const before = (await n8n.executions(id)).length;
 			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
-			const runs = await waitFor(
-				'the run started in the editor to finish',
-				async () => {
-					const list = await n8n.executions(id);
-					return list.length > before && list.every((e) => !['running', 'new', 'waiting'].includes(e.status))
-						? list
-						: undefined;
-				},
-				120_000,
-				500,
-			);
+			const runs = await n8n.settledExecutions(id, 120_000, before);
 			checks.equal('pictures: the workflow run from the editor succeeded', runs[0]?.status, 'success');
 			await page.waitForTimeout(1500);
 			await page.keyboard.press('Shift+1').catch(() => undefined); // zoom to fit

@@ -310,6 +310,28 @@ export function manualItems(
 	];
 }
 
+/** Video → Create and Wait (vidA-2.5, 5 s) named `Create Videos and Wait`, a task per item's `prompts`. */
+export function createAndWaitNode(
+	waitOptions: Record<string, unknown>,
+	position = [600, 0],
+): Workflow['nodes'][number] {
+	return {
+		name: 'Create Videos and Wait',
+		type: `${PACKAGE}.generationGateway`,
+		typeVersion: 1,
+		position,
+		parameters: {
+			resource: 'video',
+			operation: 'createAndWait',
+			model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+			prompt: '={{ $json.prompts }}',
+			duration: 5,
+			waitOptions,
+		},
+		credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+	};
+}
+
 /** Manual trigger -> `items` prompts as items -> Create and Wait in callback mode (download on). */
 export function callbackWorkflow(
 	ids: Record<string, string>,
@@ -323,21 +345,7 @@ export function callbackWorkflow(
 			name: `Create and Wait, callback mode, ${items} items`,
 			nodes: [
 				...manualItems('prompts', prompts),
-				{
-					name: 'Create Videos and Wait',
-					type: `${PACKAGE}.generationGateway`,
-					typeVersion: 1,
-					position: [600, 0],
-					parameters: {
-						resource: 'video',
-						operation: 'createAndWait',
-						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-						prompt: '={{ $json.prompts }}',
-						duration: 5,
-						waitOptions: { mode: 'callback', download: true, timeoutMinutes: 5 },
-					},
-					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
-				},
+				createAndWaitNode({ mode: 'callback', download: true, timeoutMinutes: 5 }),
 			],
 			connections: {
 				Start: { main: [[{ node: 'Prompts', type: 'main', index: 0 }]] },
