@@ -609,13 +609,17 @@ async function mcpSession(
 	token: string,
 	prompt: string,
 ): Promise<McpResult> {
+	// The MCP SDK is one of the e2e suite's own tools (e2e/package.json), installed into
+	// e2e/node_modules by ./scripts/run e2e; lint runs on a fresh clone before that install.
+	/* eslint-disable import-x/no-unresolved */
 	const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-	const headers = { authorization: `Bearer ${token}` };
-	const client = new Client({ name: 'generation-gateway-e2e', version: '1.0.0' });
 	const { StreamableHTTPClientTransport } = await import(
 		'@modelcontextprotocol/sdk/client/streamableHttp.js'
 	);
 	const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+	/* eslint-enable import-x/no-unresolved */
+	const headers = { authorization: `Bearer ${token}` };
+	const client = new Client({ name: 'generation-gateway-e2e', version: '1.0.0' });
 	const connection =
 		transport === 'SSE'
 			? new SSEClientTransport(new URL(url), { requestInit: { headers } })
