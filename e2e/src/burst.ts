@@ -201,11 +201,11 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 }
 
 /** The Wait node's floor: its resume URL called `count` times at once, each with the gateway's timeout. */
-async function callWaitNode(url: string, count: number) {
+async function callWaitNode(url: string, count: number, route = (to: string) => to) {
 	return await Promise.all(
 		Array.from({ length: count }, async (_, i) => {
 			const started = Date.now();
-			const answer = await http(url, {
+			const answer = await http(route(url), {
 				method: 'POST',
 				body: { id: `burst_${i}`, status: 'completed' },
 				timeoutMs: CALLBACK_TIMEOUT_MS,
@@ -218,8 +218,19 @@ async function callWaitNode(url: string, count: number) {
 	);
 }
 
-async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, string>, row: BurstRow) {
+/**
+ * `route`: where a callback (or a call of the Wait node's resume URL) is sent instead of the resume
+ * URL's own process: the webhook processes of a queue-mode n8n, behind a balancer.
+ */
+async function runRow(
+	n8n: N8n,
+	sim: Simulator,
+	credentials: Record<string, string>,
+	row: BurstRow,
+	route?: (url: string) => string,
+) {
 	const tasks = videoTasks(sim);
+	tasks.routeCallback = route;
 	tasks.callbackTimeoutMs = CALLBACK_TIMEOUT_MS;
 	tasks.secondCallbacks = row.gateway === 'once' ? { kind: 'off' } : { kind: 'default' };
 	tasks.callbackAttempts = 3;
@@ -247,7 +258,7 @@ async function runRow(n8n: N8n, sim: Simulator, credentials: Record<string, stri
 			]);
 			const url = String(outputOf(waiting, 'Resume URL')[0]?.json.resumeUrl ?? '');
 			burst = clock.release();
-			waitAnswers = await callWaitNode(url, row.items);
+			waitAnswers = await callWaitNode(url, row.items, route);
 		} else {
 			await waitFor(
 				`P15 ${row.way} ${row.items}: ${polls ? 'every task created' : 'the execution waiting'}`,
@@ -507,22 +518,22 @@ function tableOf(rows: BurstFigures[], title: string): string {
 	return lines.join('\n');
 }
 
-export async function runBurst(input: {
+interface BurstInput {
 	work: string;
 	cert: Certificate;
 	packed: { tarball: string; version: string };
 	sim: Simulator;
 	checks: Checks;
-}): Promise<void> {
-	const { work, cert, packed, sim, checks } = input;
-	const rows = parseRows();
-	checks.begin(`P15: ${rows.length} batches ending in one instant, n8n single instance (SQLite)`);
-	const home = join(work, 'p15');
-	mkdirSync(join(home, '.n8n'), { recursive: true });
-	installPacked(join(home, '.n8n'), packed.tarball, packed.version);
-	const n8n = new N8n({ name: 'n8n-p15', home, cert });
-	await checks.timed('p15: n8n start', () => n8n.start());
-	await n8n.login();
+}
+
+/** Runs `rows` one after another on `n8n` (the process whose REST API the probe calls). */
+async function runRows(
+	n8n: N8n,
+	sim: Simulator,
+	checks: Checks,
+	rows: BurstRow[],
+	route?: (url: string) => string,
+): Promise<{ figures: BurstFigures[]; restarts: RestartFigures[] }> {
 	const credentials = await createCredentials(n8n, sim);
 	const tasks = videoTasks(sim);
 	const saved = { timeout: tasks.callbackTimeoutMs, second: tasks.secondCallbacks };
@@ -530,8 +541,8 @@ export async function runBurst(input: {
 	const restarts: RestartFigures[] = [];
 	try {
 		for (const row of rows) {
+			await drainCallbacks(sim);
 			if (row.way === 'restart') {
-				await drainCallbacks(sim);
 				try {
 					const f = await checks.timed(`p15: restart ${row.items}`, () =>
 						runRestartRow(n8n, sim, credentials, row),
@@ -549,10 +560,9 @@ export async function runBurst(input: {
 				}
 				continue;
 			}
-			await drainCallbacks(sim);
 			try {
 				const f = await checks.timed(`p15: ${row.way} ${row.items} ${row.gateway}`, () =>
-					runRow(n8n, sim, credentials, row),
+					runRow(n8n, sim, credentials, row, route),
 				);
 				figures.push(f);
 				checks.note(`P15 ${JSON.stringify(f)}`);
@@ -564,11 +574,16 @@ export async function runBurst(input: {
 			}
 		}
 	} finally {
+		await drainCallbacks(sim);
+		tasks.routeCallback = undefined;
 		tasks.callbackTimeoutMs = saved.timeout;
 		tasks.secondCallbacks = saved.second;
-		await n8n.stop();
 	}
-	const restartTable = [
+	return { figures, restarts };
+}
+
+function restartTableOf(restarts: RestartFigures[]): string {
+	return [
 		'',
 		'| restart in the middle of | waited by | execution after the restart | tasks created / ids found | where | videos in the end | what it took |',
 		'|---|---|---|---|---|---|---|',
@@ -577,13 +592,90 @@ export async function runBurst(input: {
 				`| ${f.row} | ${f.ran} | ${f.statusAfterRestart} | ${f.created} / ${f.found} | ${f.where} | ${f.videos} | ${f.recovery} |`,
 		),
 	].join('\n');
-	const table =
-		tableOf(
-			figures,
-			`P15, n8n ${n8n.install.version}, one instance, SQLite, Download Video ${DOWNLOAD ? 'on' : 'off'} (${new Date().toISOString()})`,
-		) + (restarts.length ? `\n${restartTable}` : '');
+}
+
+/** Writes the tables to e2e-output/<name>.md (and the figures to <name>.json) and prints them. */
+function report(name: string, tables: string[], data: unknown): void {
+	const text = tables.join('\n\n');
 	mkdirSync(outputDir, { recursive: true });
-	writeFileSync(join(outputDir, 'p15.md'), `${table}\n`);
-	writeFileSync(join(outputDir, 'p15.json'), JSON.stringify({ figures, restarts }, null, 2));
-	process.stdout.write(`\n${table}\n`);
+	writeFileSync(join(outputDir, `${name}.md`), `${text}\n`);
+	writeFileSync(join(outputDir, `${name}.json`), JSON.stringify(data, null, 2));
+	process.stdout.write(`\n${text}\n`);
+}
+
+const downloadText = () => `Download Video ${DOWNLOAD ? 'on' : 'off'} (${new Date().toISOString()})`;
+
+export async function runBurst({ work, cert, packed, sim, checks }: BurstInput): Promise<void> {
+	const rows = parseRows();
+	checks.begin(`P15: ${rows.length} batches ending in one instant, n8n single instance (SQLite)`);
+	const home = join(work, 'p15');
+	mkdirSync(join(home, '.n8n'), { recursive: true });
+	installPacked(join(home, '.n8n'), packed.tarball, packed.version);
+	const n8n = new N8n({ name: 'n8n-p15', home, cert });
+	await checks.timed('p15: n8n start', () => n8n.start());
+	await n8n.login();
+	let result: { figures: BurstFigures[]; restarts: RestartFigures[] };
+	try {
+		result = await runRows(n8n, sim, checks, rows);
+	} finally {
+		await n8n.stop();
+	}
+	const { figures, restarts } = result;
+	const table =
+		tableOf(figures, `P15, n8n ${n8n.install.version}, one instance, SQLite, ${downloadText()}`) +
+		(restarts.length ? `\n${restartTableOf(restarts)}` : '');
+	report('p15', [table], { figures, restarts });
+}
+
+const QUEUE_ROWS = 'callback:30 callback:100 callback:300 wait-node:30 wait-node:300 auto:300 auto:1000';
+
+/**
+ * Bench P15 in queue mode (`./scripts/run e2e p15-queue`, only when named): the same rows as
+ * `runBurst` (GG_P15_QUEUE_ROWS; restart rows are the single instance's) on a queue-mode n8n with
+ * PostgreSQL (a pool of 10 connections per process, GG_P15_POOL=2 for n8n's default), a worker and
+ * one, then two, webhook processes (GG_P15_WEBHOOKS="1 2"). Every callback, and every call of the Wait node's resume URL, goes to the
+ * webhook processes in turn, as a balancer in front of them sends it; the REST probe calls main.
+ */
+export async function runBurstQueue({ work, cert, packed, sim, checks }: BurstInput): Promise<void> {
+	const rows = parseRows(process.env.GG_P15_QUEUE_ROWS || QUEUE_ROWS);
+	if (rows.some((row) => row.way === 'restart'))
+		throw new Error('GG_P15_QUEUE_ROWS: restart rows run on the single instance only (GG_P15_ROWS)');
+	const counts = (process.env.GG_P15_WEBHOOKS || '1 2').split(/\s+/).filter(Boolean).map(Number);
+	const { startQueueDeployment, QUEUE_DB_POOL_SIZE } = await import('./queue');
+	const poolSize = Number(process.env.GG_P15_POOL || QUEUE_DB_POOL_SIZE);
+	const tables: string[] = [];
+	const data: Array<{ webhooks: number; figures: BurstFigures[] }> = [];
+	for (const webhooks of counts) {
+		checks.begin(
+			`P15 queue mode: ${rows.length} batches ending in one instant, PostgreSQL, a worker, ${webhooks} webhook process(es)`,
+		);
+		const deployment = await startQueueDeployment({
+			work,
+			cert,
+			packed,
+			checks,
+			name: `p15-queue-${webhooks}`,
+			webhooks,
+			poolSize,
+		});
+		let turn = 0;
+		const route = (url: string) => {
+			const target = new URL(url);
+			target.port = String(deployment.webhooks[turn++ % deployment.webhooks.length].port);
+			return target.toString();
+		};
+		try {
+			const { figures } = await runRows(deployment.main, sim, checks, rows, route);
+			data.push({ webhooks, figures });
+			tables.push(
+				tableOf(
+					figures,
+					`P15, n8n ${deployment.main.install.version}, queue mode (PostgreSQL, a pool of ${poolSize} per process, a worker), ${webhooks} webhook process${webhooks > 1 ? 'es' : ''}, ${downloadText()}`,
+				),
+			);
+		} finally {
+			await deployment.stop();
+		}
+	}
+	report('p15-queue', tables, data);
 }

@@ -51,8 +51,8 @@ import {
 } from './workflows';
 
 const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
-/** Parts that run only when named: `pictures` writes into the checkout (docs/images/), `p15` takes about 15 minutes. */
-const ON_REQUEST = ['pictures', 'p15'] as const;
+/** Parts that run only when named: `pictures` writes into the checkout (docs/images/), `p15` and `p15-queue` are benches of 15 to 30 minutes. */
+const ON_REQUEST = ['pictures', 'p15', 'p15-queue'] as const;
 type Part = (typeof PARTS)[number] | (typeof ON_REQUEST)[number];
 
 function certificate(dir: string): Certificate {
@@ -196,6 +196,12 @@ async function main(): Promise<void> {
 			const { runBurst } = await import('./burst');
 			await checks.timed('p15: batches ending in one instant', () =>
 				runBurst({ work, cert, packed, sim, checks }),
+			);
+		}
+		if (parts.has('p15-queue')) {
+			const { runBurstQueue } = await import('./burst');
+			await checks.timed('p15-queue: batches ending in one instant, queue mode', () =>
+				runBurstQueue({ work, cert, packed, sim, checks }),
 			);
 		}
 		if (parts.has('queue')) {

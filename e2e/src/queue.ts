@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Queue mode: PostgreSQL and Redis in temp folders on loopback ports, an n8n
  * main process and a worker, binary data kept in the database. The image,
@@ -17,12 +17,12 @@ import { runCallbackScenarios } from './callbacks';
 import type { Checks } from './checks';
 import { N8n, type Certificate } from './n8n';
 import { installPacked } from './install';
-import { freePort, run, start, waitFor, type Proc } from './proc';
+import { freePort, run, start, stop, waitFor, type Proc } from './proc';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { createCredentials, examplesDir, runCallbackWait, runExample, type Context } from './workflows';
 
 /** Connections per n8n process to PostgreSQL (n8n's default is 2); docs/waiting-and-callbacks.md says why. */
-const QUEUE_DB_POOL_SIZE = '10';
+export const QUEUE_DB_POOL_SIZE = 10;
 
 interface QueueInput {
 	work: string;
@@ -78,7 +78,7 @@ async function startPostgres(): Promise<{ port: number; proc: Proc; dir: string 
 	return { port, proc, dir };
 }
 
-async function startRedis(work: string): Promise<number> {
+async function startRedis(work: string): Promise<{ port: number; proc: Proc }> {
 	const port = await freePort();
 	const dir = join(work, 'redis');
 	mkdirSync(dir, { recursive: true });
@@ -95,15 +95,45 @@ async function startRedis(work: string): Promise<number> {
 		dir,
 	]);
 	await waitFor('Redis', () => (/Ready to accept connections/.test(proc.log()) ? true : undefined), 30_000);
-	return port;
+	return { port, proc };
 }
 
-export async function runQueue({ work, cert, packed, sim, checks }: QueueInput): Promise<void> {
-	checks.begin('queue mode: PostgreSQL, Redis, main and worker');
+/** A queue-mode n8n: main, a worker and `webhooks` dedicated webhook processes on one PostgreSQL and Redis. */
+export interface QueueDeployment {
+	main: N8n;
+	worker: N8n;
+	webhooks: N8n[];
+	/** Whether the worker's log says it ran execution `id`. */
+	onWorker(id: string): boolean;
+	/** Stops every process still running, then PostgreSQL, and removes its data. */
+	stop(): Promise<void>;
+}
+
+export async function startQueueDeployment(input: {
+	work: string;
+	cert: Certificate;
+	packed: { tarball: string; version: string };
+	checks: Checks;
+	/** Folder name under `work` and prefix of the processes' names. */
+	name: string;
+	webhooks: number;
+	/** DB_POSTGRESDB_POOL_SIZE of every process (n8n's default is 2). */
+	poolSize?: number;
+}): Promise<QueueDeployment> {
+	const { work, cert, packed, checks, name } = input;
 	const pg = await startPostgres();
+	const started: N8n[] = [];
+	let redis: Proc | undefined;
+	const stopAll = async () => {
+		for (const proc of [...started].reverse()) await proc.stop();
+		if (redis) await stop(redis);
+		await stop(pg.proc);
+		rmSync(pg.dir, { recursive: true, force: true });
+	};
 	try {
-		const redisPort = await startRedis(work);
-		const home = join(work, 'queue');
+		const { port: redisPort, proc: redisProc } = await startRedis(join(work, name));
+		redis = redisProc;
+		const home = join(work, name);
 		mkdirSync(join(home, '.n8n'), { recursive: true });
 		installPacked(join(home, '.n8n'), packed.tarball, packed.version);
 		const env = {
@@ -119,12 +149,13 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			// n8n's default pool of 2 connections per process: 300 final callbacks in one instant, each
 			// loading the waiting execution, exhausted it (the REST API answered 500 for a minute).
-			DB_POSTGRESDB_POOL_SIZE: QUEUE_DB_POOL_SIZE,
+			DB_POSTGRESDB_POOL_SIZE: String(input.poolSize ?? QUEUE_DB_POOL_SIZE),
 		};
-		const main = new N8n({ name: 'n8n-queue-main', home, cert, env });
-		await checks.timed('queue: main start', () => main.start());
+		const main = new N8n({ name: `n8n-${name}-main`, home, cert, env });
+		started.push(main);
+		await checks.timed(`${name}: main start`, () => main.start());
 		const worker = new N8n({
-			name: 'n8n-queue-worker',
+			name: `n8n-${name}-worker`,
 			home,
 			cert,
 			command: 'worker',
@@ -138,18 +169,43 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 				N8N_EDITOR_BASE_URL: `${main.url}/`,
 			},
 		});
-		await checks.timed('queue: worker start', () => worker.start());
-		// As scaled deployments run it: the same queue and database, its own ports; it serves
-		// /webhook-waiting/ too, so a gateway's callback may reach it instead of main.
-		const webhook = new N8n({ name: 'n8n-queue-webhook', home, cert, command: 'webhook', env });
-		await checks.timed('queue: webhook process start', () => webhook.start());
-		// A second one, as a deployment that expects bursts of callbacks runs them behind a balancer.
-		const webhook2 = new N8n({ name: 'n8n-queue-webhook-2', home, cert, command: 'webhook', env });
-		await checks.timed('queue: second webhook process start', () => webhook2.start());
+		started.push(worker);
+		await checks.timed(`${name}: worker start`, () => worker.start());
+		// As scaled deployments run them: the same queue and database, their own ports; they serve
+		// /webhook-waiting/ too, so a gateway's callback may reach one instead of main (behind a
+		// balancer when there are several).
+		const webhooks: N8n[] = [];
+		for (let i = 1; i <= input.webhooks; i++) {
+			const webhook = new N8n({
+				name: `n8n-${name}-webhook${i > 1 ? `-${i}` : ''}`,
+				home,
+				cert,
+				command: 'webhook',
+				env,
+			});
+			started.push(webhook);
+			webhooks.push(webhook);
+			await checks.timed(`${name}: webhook process ${i} start`, () => webhook.start());
+		}
 		await main.login();
 		checks.note(
-			`main on ${main.url}; webhook processes on ${webhook.url} and ${webhook2.url}; worker log ${worker.proc!.logFile}; DB_POSTGRESDB_POOL_SIZE=${QUEUE_DB_POOL_SIZE}`,
+			`${name}: main on ${main.url}; webhook processes on ${webhooks.map((w) => w.url).join(', ')}; worker log ${worker.proc!.logFile}; DB_POSTGRESDB_POOL_SIZE=${input.poolSize ?? QUEUE_DB_POOL_SIZE}`,
 		);
+		const onWorker = (id: string) =>
+			new RegExp(`Worker (started|finished) execution ${id} \\(`, 'g').exec(worker.proc!.log()) !== null;
+		return { main, worker, webhooks, onWorker, stop: stopAll };
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+}
+
+export async function runQueue({ work, cert, packed, sim, checks }: QueueInput): Promise<void> {
+	checks.begin('queue mode: PostgreSQL, Redis, main and worker');
+	const deployment = await startQueueDeployment({ work, cert, packed, checks, name: 'queue', webhooks: 2 });
+	const { main, worker, onWorker } = deployment;
+	const [webhook, webhook2] = deployment.webhooks;
+	try {
 		const ctx: Context = {
 			n8n: main,
 			sim,
@@ -157,8 +213,6 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 			credentials: await createCredentials(main, sim),
 			label: 'queue',
 		};
-		const onWorker = (id: string) =>
-			new RegExp(`Worker (started|finished) execution ${id} \\(`, 'g').exec(worker.proc!.log()) !== null;
 		for (const example of ['image-scheduled-generation', 'speech-synthesize', 'video-trigger']) {
 			const file = join(examplesDir, `${example}.json`);
 			if (!existsSync(file)) {
@@ -227,12 +281,7 @@ export async function runQueue({ work, cert, packed, sim, checks }: QueueInput):
 		}
 		await webhook2.stop();
 		await runCallbackScenarios(ctx, { main, webhook, worker });
-		await webhook.stop();
-		await worker.stop();
-		await main.stop();
 	} finally {
-		const { stop } = await import('./proc');
-		await stop(pg.proc);
-		rmSync(pg.dir, { recursive: true, force: true });
+		await deployment.stop();
 	}
 }
