@@ -465,14 +465,26 @@ export async function runCallbackWait(
 		checks.note(
 			`${name}: first answers to the ${finals.length} final callbacks: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${took.at(-1) ?? 0} ms; by route ${countEach(finals.map((d) => `${new URL(d.url).port}->${d.httpStatus ?? d.error}`))}`,
 		);
-		// The node never answers a final callback 5xx here (every task is readable); how many answers
-		// came after the sender's 10 s is the machine's and n8n's speed, noted above (bench P15).
+		// A final callback answered 5xx must be one that asks the gateway to call again: the node's 503
+		// with Retry-After (it could not confirm the task or read the task list), or n8n's own 503 when
+		// its database pool could not give it a connection in time under the burst (n8n 2.41: "Database
+		// is not ready!", seen on a loaded 2-core machine). A 500, or a 503 from anything else, is a
+		// defect. How many answers came after the sender's 10 s is the machine's and n8n's speed,
+		// noted above (bench P15).
+		const failed = deliveries.filter(
+			(d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus ?? 0) >= 500,
+		);
+		const whose = (d: (typeof failed)[number]) =>
+			d.httpStatus === 503 && d.retryAfter !== undefined && /"error"/.test(d.answer ?? '')
+				? 'the node asks again (Retry-After)'
+				: d.httpStatus === 503 && /Database is not ready/i.test(d.answer ?? '')
+					? "n8n's database pool timed out"
+					: `other: ${d.httpStatus} ${(d.answer ?? '').slice(0, 80)}`;
+		if (failed.length) checks.note(`${name}: final callbacks answered 5xx: ${countEach(failed.map(whose))}`);
 		checks.equal(
-			`${name}: no final callback answered 5xx`,
-			deliveries.filter(
-				(d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus ?? 0) >= 500,
-			).length,
-			0,
+			`${name}: every final callback answered 5xx was asked to come again (the node's 503 + Retry-After, or n8n's database-not-ready 503)`,
+			failed.filter((d) => whose(d).startsWith('other')).map((d) => `${d.id}: ${whose(d)}`),
+			[],
 		);
 	}
 	if (!record) throw failure;

@@ -73,6 +73,8 @@ export interface CallbackDelivery {
 	attempt: number;
 	/** The answer's Retry-After header, if any. */
 	retryAfter?: string;
+	/** The start of the answer's body (its first 200 characters), to tell who answered a 5xx. */
+	answer?: string;
 	/** When it was sent (the simulator's clock). */
 	sentAt?: number;
 	/** How long its answer took (or until it failed), in ms of the wall clock. */
@@ -365,14 +367,19 @@ async function post(
 				agent: false,
 			},
 			(res) => {
-				res.resume();
 				const retryAfter = res.headers['retry-after'];
+				let answer = '';
+				res.setEncoding('utf8');
+				res.on('data', (chunk: string) => {
+					if (answer.length < 200) answer = (answer + chunk).slice(0, 200);
+				});
 				res.on('end', () =>
 					resolve({
 						...base,
 						httpStatus: res.statusCode,
 						tookMs: Date.now() - started,
 						...(retryAfter ? { retryAfter } : {}),
+						...(answer ? { answer } : {}),
 					}),
 				);
 			},
