@@ -21,6 +21,7 @@ import {
 	createCredentials,
 	examplesDir,
 	exampleFiles,
+	runCallbackTimeout,
 	runCallbackWait,
 	runExample,
 	type Context,
@@ -33,7 +34,9 @@ export function olderVersions(): string[] {
 		return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 	};
 	return readdirSync(join(e2eDir, 'n8n'), { withFileTypes: true })
-		.filter((entry) => entry.isDirectory() && entry.name !== N8N_VERSION && /^\d+\.\d+\.\d+$/.test(entry.name))
+		.filter(
+			(entry) => entry.isDirectory() && entry.name !== N8N_VERSION && /^\d+\.\d+\.\d+$/.test(entry.name),
+		)
 		.map((entry) => entry.name)
 		.sort(byVersion);
 }
@@ -79,6 +82,14 @@ async function runOn(version: string, { work, cert, packed, sim, checks }: Compa
 				await runCallbackWait(ctx, 3);
 			} catch (error) {
 				checks.broke(`${label}: callback wait`, error);
+			}
+		});
+		checks.begin(`n8n ${version}: Create and Wait by callback whose Wait Timeout passes first`);
+		await checks.timed(`${label}: callback wait timeout`, async () => {
+			try {
+				await runCallbackTimeout(ctx);
+			} catch (error) {
+				checks.broke(`${label}: callback wait timeout`, error);
 			}
 		});
 		checks.begin(`n8n ${version}: streaming into n8n's chat (Chat Trigger → Message Create)`);

@@ -45,6 +45,7 @@ import {
 	checkToolVariant,
 	createCredentials,
 	exampleFiles,
+	runCallbackTimeout,
 	runCallbackWait,
 	runExample,
 	type Context,
@@ -151,6 +152,14 @@ async function main(): Promise<void> {
 						await runCallbackWait(ctx, 3);
 					} catch (error) {
 						checks.broke('callback wait', error);
+					}
+				});
+				checks.begin('single instance: Create and Wait by callback whose Wait Timeout passes first');
+				await checks.timed('single: callback wait timeout', async () => {
+					try {
+						await runCallbackTimeout(ctx);
+					} catch (error) {
+						checks.broke('callback wait timeout', error);
 					}
 				});
 			}

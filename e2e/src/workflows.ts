@@ -340,12 +340,22 @@ export function callbackWorkflow(
 	endsAt?: number,
 ): Workflow {
 	const prompts = Array.from({ length: items }, (_, i) => callbackPrompt(i, afterMs, endsAt));
+	return callbackWaitOf(ids, `Create and Wait, callback mode, ${items} items`, prompts, 5);
+}
+
+/** Manual trigger -> one item per prompt -> Create and Wait by callback (download on), this Wait Timeout. */
+function callbackWaitOf(
+	ids: Record<string, string>,
+	name: string,
+	prompts: string[],
+	timeoutMinutes: number,
+): Workflow {
 	return withCredentials(
 		{
-			name: `Create and Wait, callback mode, ${items} items`,
+			name,
 			nodes: [
 				...manualItems('prompts', prompts),
-				createAndWaitNode({ mode: 'callback', download: true, timeoutMinutes: 5 }),
+				createAndWaitNode({ mode: 'callback', download: true, timeoutMinutes }),
 			],
 			connections: {
 				Start: { main: [[{ node: 'Prompts', type: 'main', index: 0 }]] },
@@ -359,9 +369,55 @@ export function callbackWorkflow(
 }
 
 /**
- * Create and Wait, callback mode, `items` tasks finishing together: the
- * execution waits, resumes once with every item in order, and nothing polls.
+ * Create and Wait by callback whose Wait Timeout (1 minute) passes before its tasks end: n8n's
+ * WaitTracker resumes the execution at the deadline without running the node and passes the
+ * node's items through; each must still name its task, say what happened and what to run next,
+ * while the node before keeps its own output.
  */
+export async function runCallbackTimeout(ctx: Context): Promise<void> {
+	const { n8n, sim, checks } = ctx;
+	const name = 'callback-timeout';
+	const marker = `timeout-${Date.now()}`;
+	const prompts = [0, 1].map((i) => `${marker} ${i} [after:3600000]`);
+	const workflow = callbackWaitOf(
+		ctx.credentials,
+		'Create and Wait, callback mode, Wait Timeout 1 minute',
+		prompts,
+		1,
+	);
+	const created = await n8n.createWorkflow(workflow);
+	const executionId = await n8n.runManually(created.id, 'Start');
+	const waiting = await n8n.waitExecution(executionId, 120_000, ['waiting', 'success', 'error', 'crashed']);
+	checks.equal(`${name}: the execution waits for the callbacks`, waiting.status, 'waiting');
+	// n8n's WaitTracker looks for due executions once a minute: the resume comes 1 to 2 minutes later.
+	const record = await n8n.waitExecution(executionId, 240_000);
+	checks.equal(`${name}: the execution went on at its Wait Timeout`, record.status, 'success');
+	const ids = [...videoTasks(sim).tasks.values()]
+		.filter((task) => task.prompt.includes(marker))
+		.map((task) => task.id);
+	const output = outputOf(record, 'Create Videos and Wait');
+	checks.equal(
+		`${name}: one item per task, each naming its task id`,
+		output.map((item) => item.json.id),
+		ids,
+	);
+	for (const [index, item] of output.entries()) {
+		const waitInfo = item.json.waitInfo as { state?: string } | undefined;
+		checks.equal(`${name}[${index}]: waitInfo.state`, waitInfo?.state, 'timed out');
+		checks.ok(
+			`${name}[${index}]: the error says the wait reached its Wait Timeout, and what to run with the task id`,
+			String(item.json.error).includes('Wait Timeout (1 min)') &&
+				String(item.json.errorDescription).includes(`Wait for Completion with task ID ${String(ids[index])}`),
+			{ error: item.json.error, errorDescription: item.json.errorDescription },
+		);
+	}
+	checks.equal(
+		`${name}: the node before keeps its own output (no task id on its items)`,
+		outputOf(record, 'One Item per Prompt').map((item) => Object.keys(item.json)),
+		[['prompts'], ['prompts']],
+	);
+}
+
 /** How often each value occurs, as "value×n", in order of first appearance. */
 export function countEach(values: string[]): string {
 	const counts = new Map<string, number>();
@@ -398,6 +454,10 @@ export function holdTaskEnds(sim: Simulator): { endsAt: number; release(): numbe
  * execution waiting, so that no final callback comes before (n8n would refuse it, and a gateway
  * does not send it again), however long the creates take. `processes`: the n8n processes that take
  * the callbacks.
+ */
+/**
+ * Create and Wait, callback mode, `items` tasks finishing together: the
+ * execution waits, resumes once with every item in order, and nothing polls.
  */
 export async function runCallbackWait(
 	ctx: Context,

@@ -431,20 +431,49 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		}, 60_000);
 	});
 
-	it('deadline: the wait ends at the chosen timeout and n8n passes the input through (documented limit)', async () => {
-		const waiting = await startWaiting(['long [after:600000]'], { waitOptions: { timeoutMinutes: 1 } });
+	it('deadline: at the Wait Timeout n8n passes the items through without running the node; they carry each task id, an error and what to run next', async () => {
+		// The middle item has no prompt: refused before any create, its error kept (continue-on-fail).
+		const waiting = await startWaiting(
+			['long [after:600000]', '', 'second [after:600000]'],
+			{ waitOptions: { timeoutMinutes: 1 } },
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(waiting.status).toBe('waiting');
 		const created = waiting.runExecutionData.waitTill!.getTime() - 60_000;
 		expect(Math.abs(created - Date.now())).toBeLessThan(5_000);
+		const ids = waiting.output(NODE).map((item) => item.json.id);
 		// What n8n's WaitTracker does at waitTill: resume the saved execution, no webhook.
 		expect(await n8n.resumeAtWaitTill(waiting.executionId)).toBe(true);
 		const done = await n8n.finished(waiting.executionId);
 		expect(done.status).toBe('success');
 		const output = done.output(NODE);
-		expect(output.map((item) => item.json)).toEqual([{ prompt: 'long [after:600000]', n: 0 }]);
-		expect(output[0].json).not.toHaveProperty('waitInfo');
-		expect(done.output('After')).toHaveLength(1);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		for (const index of [0, 2]) {
+			const { json } = output[index];
+			expect(json).toMatchObject({ id: ids[index], status: expect.any(String) });
+			expect(json.error).toBe(
+				`Video task ${String(ids[index])}: the batch's wait reached its Wait Timeout (1 min) before every task was confirmed final, so n8n went on without the videos`,
+			);
+			expect(json.errorDescription).toContain(
+				`use Video → Wait for Completion with task ID ${String(ids[index])} to pick it up`,
+			);
+			expect(json.waitInfo).toMatchObject({
+				mode: 'callback',
+				state: 'timed out',
+				waitTill: waiting.runExecutionData.waitTill!.toISOString(),
+			});
+		}
+		// The item whose create was refused keeps its own error.
+		expect(output[1].json).not.toHaveProperty('id');
+		expect(String(output[1].json.error)).toMatch(/prompt/i);
+		expect(output[1].json.waitInfo).toMatchObject({ state: 'timed out' });
+		// The node before it keeps its own output: the node changed its own copies of the items only.
+		expect(done.output('Start').map((item) => Object.keys(item.json).sort())).toEqual(
+			Array.from({ length: 3 }, () => ['n', 'prompt']),
+		);
+		expect(done.output('After')).toHaveLength(3);
 		// The task's callback, when it finally comes, finds the execution ended: n8n's 409.
-		const id = String(waiting.output(NODE)[0].json.id);
+		const id = String(ids[0]);
 		const late = await n8n.deliver(waiting.executionId, {
 			query: { signature: waiting.runExecutionData.resumeToken! },
 			body: { id, status: 'completed', data: { url: `${sim.url}/files/videos/${id}.mp4` } },

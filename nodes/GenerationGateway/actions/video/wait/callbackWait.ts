@@ -16,7 +16,7 @@ import { readRequestSettings } from '../../descriptions';
 import { errorItem, errorJson, itemError } from '../../itemErrors';
 import { runsAsTool } from '../../tool';
 import type { ItemResult } from '../../types';
-import { settleByPolling } from './pollingWait';
+import { limitText, pickUpAdvice, settleByPolling } from './pollingWait';
 import { addHints, customDataFullHint, noCustomDataHint, pollingFallbackHint } from '../../hints';
 import type { CallbackState, TaskSlot, WaitModeDecision } from './callbackState';
 import type { WaitMemory } from './callbackRace';
@@ -119,7 +119,9 @@ export function runWaitMode(ctx: IExecuteFunctions): WaitModeDecision & { resume
 		const asTool = runsAsTool(ctx);
 		decision = {
 			...wanted,
-			...(asTool ? { mode: 'polling', reason: 'a tool call of an AI agent cannot put the execution to wait' } : {}),
+			...(asTool
+				? { mode: 'polling', reason: 'a tool call of an AI agent cannot put the execution to wait' }
+				: {}),
 			resumeUrl: String(resumeUrl),
 		};
 		if (!asTool && decision.fallback) {
@@ -259,6 +261,7 @@ export async function settleByCallback(
 	}
 
 	const deadline = new Date(startedAt + readWaitDeadlineMs(ctx, 0));
+	leaveForTimeout(ctx, results, deadline, readWaitDeadlineMs(ctx, 0), reason);
 	await ctx.putExecutionToWait(deadline);
 	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString(), reason };
 	return results.map((result, item) => ({
@@ -269,6 +272,44 @@ export async function settleByCallback(
 			},
 		],
 	}));
+}
+
+/**
+ * When the Wait Timeout passes before the callbacks resume the execution, n8n
+ * resumes it without running the node: the node's input items pass through
+ * as they were saved with the waiting execution. Those item objects are this
+ * run's own (n8n gives each run of a node fresh items around the previous
+ * node's data), so each gets, in place of its json, what a timed-out wait
+ * must still hand on: the task's id and create record, an error naming the
+ * task, and what to run next. A resume by callback replaces them with the
+ * node's output; where n8n hands a node items it does not keep, nothing
+ * changes.
+ */
+function leaveForTimeout(
+	ctx: IExecuteFunctions,
+	results: ItemResult[],
+	deadline: Date,
+	timeoutMs: number,
+	reason: string,
+): void {
+	const input = ctx.getInputData();
+	const waitInfo = { mode: 'callback', state: 'timed out', waitTill: deadline.toISOString(), reason };
+	for (const [item, result] of results.entries()) {
+		const kept = input[item];
+		if (!kept) continue;
+		if ('error' in result) {
+			kept.json = { ...errorJson(result.error), waitInfo };
+			continue;
+		}
+		const record = result.output[0].json;
+		const taskId = String(record.id ?? '');
+		kept.json = {
+			...record,
+			error: `Video task ${taskId}: the batch's wait reached its Wait Timeout (${limitText(timeoutMs)}) before every task was confirmed final, so n8n went on without the videos`,
+			errorDescription: `The task may have finished (a callback can be lost on its way, or refused while n8n is busy) or may still be running at the gateway: ${pickUpAdvice(taskId)}`,
+			waitInfo,
+		};
+	}
 }
 
 function callbackWaitInfo(state: CallbackState, reason: string): WaitInfo {
@@ -385,7 +426,9 @@ async function confirmAndCheck(
 	// (the default) a burst's answers would wait for every read before theirs (300 reads of 200 ms:
 	// a minute, far past a sender's timeout).
 	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
-	const ownLimit = (memory.ownLimit ??= createLimiter(Math.max(webhookConcurrency(ctx), CONFIRMATIONS_AT_ONCE)));
+	const ownLimit = (memory.ownLimit ??= createLimiter(
+		Math.max(webhookConcurrency(ctx), CONFIRMATIONS_AT_ONCE),
+	));
 	const readTask =
 		(item: number, taskId: string, slots = limit) =>
 		async (timeoutMs?: number): Promise<IDataObject> => {
@@ -459,7 +502,13 @@ async function confirmAndCheck(
 			(ctx.getNodeParameter('waitOptions', {}) as IDataObject).mode,
 			state.slots.length,
 		);
-		const output = await finishAll(ctx, state, records, callbackWaitInfo(state, reason), webhookConcurrency(ctx));
+		const output = await finishAll(
+			ctx,
+			state,
+			records,
+			callbackWaitInfo(state, reason),
+			webhookConcurrency(ctx),
+		);
 		memory.claim = { since: memory.claim!.since, handedOver: systemClock.now() };
 		return { ...answer(200, { received: true, resumed: true }), workflowData: [output] };
 	} catch (error) {

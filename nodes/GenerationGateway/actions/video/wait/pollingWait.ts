@@ -49,7 +49,12 @@ export interface TaskToWait {
 	download: boolean;
 }
 
-function limitText(deadlineMs: number): string {
+/** What to run for a task whose wait ended without its final status. */
+export function pickUpAdvice(taskId: string): string {
+	return `use Video → Wait for Completion with task ID ${taskId} to pick it up.`;
+}
+
+export function limitText(deadlineMs: number): string {
 	return deadlineMs >= 60_000
 		? `${Math.round(deadlineMs / 6000) / 10} min`
 		: `${Math.round(deadlineMs / 100) / 10} s`;
@@ -63,7 +68,7 @@ function unfinishedError(
 ): Error {
 	const { itemIndex, taskId } = task;
 	const node = ctx.getNode();
-	const resume = `The task keeps running at the gateway: use Video → Wait for Completion with task ID ${taskId} to pick it up.`;
+	const resume = `The task keeps running at the gateway: ${pickUpAdvice(taskId)}`;
 	const lastStatus = String(outcome.last?.status ?? 'unknown');
 	switch (outcome.kind) {
 		case 'timeout':
