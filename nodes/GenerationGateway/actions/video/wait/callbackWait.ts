@@ -260,8 +260,9 @@ export async function settleByCallback(
 		return output.map((item) => ({ output: [item] }));
 	}
 
-	const deadline = new Date(startedAt + readWaitDeadlineMs(ctx, 0));
-	leaveForTimeout(ctx, results, deadline, readWaitDeadlineMs(ctx, 0), reason);
+	const timeoutMs = readWaitDeadlineMs(ctx, 0);
+	const deadline = new Date(startedAt + timeoutMs);
+	leaveForTimeout(ctx, results, deadline, timeoutMs, reason);
 	await ctx.putExecutionToWait(deadline);
 	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString(), reason };
 	return results.map((result, item) => ({
