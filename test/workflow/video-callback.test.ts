@@ -3,7 +3,10 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
-import { CONFIRMATIONS_AT_ONCE } from '../../nodes/GenerationGateway/actions/video/wait/callbackWait';
+import {
+	CALLBACK_RETRY_AFTER_SECONDS,
+	CONFIRMATIONS_AT_ONCE,
+} from '../../nodes/GenerationGateway/actions/video/wait/callbackWait';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -158,6 +161,61 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			}
 		});
 	}, 300_000);
+
+	it('a stored task list that cannot be read is answered 503 + Retry-After, and the next callback reads it again', async () => {
+		await withStoppedClock(async () => {
+			// 300 items: more than the custom data holds, so the list is a file. No task ends here, and
+			// the simulator calls back for none: only the two callbacks below read the list.
+			const tasks = videoTasks(sim);
+			tasks.callbacksEnabled = false;
+			const prompts = Array.from({ length: 300 }, (_, n) => `kept ${n} [after:6000]`);
+			const waiting = await startWaiting(prompts, {
+				requestOptions: { maxConcurrency: 50 },
+				waitOptions: { mode: 'callback' },
+			});
+			expect(waiting.status).toBe('waiting');
+			expect(Object.values(waiting.runExecutionData.resultData.metadata ?? {})).toEqual([
+				expect.stringMatching(/^file:\S+/),
+			]);
+			const fileId = String(
+				Object.values(waiting.runExecutionData.resultData.metadata ?? {}).find((value) =>
+					String(value).startsWith('file:'),
+				),
+			).replace(/^file:/, '');
+			const id = String(waiting.output(NODE)[0].json.id);
+			const query = { signature: waiting.runExecutionData.resumeToken! };
+			const options = { credentials: sim.credentials(), instanceBaseUrl: n8n.url };
+			const store = Container.get(BinaryDataService);
+			const reads = jest.spyOn(store, 'getAsStream');
+			try {
+				reads.mockRejectedValueOnce(new Error('the database is busy'));
+				const failed = await deliverToWaiting(waiting, { query, body: { id, status: 'completed' } }, options);
+				expect(failed).toMatchObject({
+					status: 503,
+					resumed: false,
+					headers: { 'retry-after': String(CALLBACK_RETRY_AFTER_SECONDS) },
+				});
+				expect(String((failed.body as { error?: string }).error)).toContain(
+					"Could not read this execution's task list",
+				);
+				expect(failed.execution.status).toBe('waiting');
+				// The failed read is not kept: the next callback reads the file again and is answered.
+				const next = await deliverToWaiting(waiting, { query, body: { id, status: 'in_progress' } }, options);
+				expect(next).toMatchObject({
+					status: 200,
+					resumed: false,
+					body: { waiting: `task ${id} is in_progress` },
+				});
+				expect(reads.mock.calls.filter(([file]) => file === fileId)).toHaveLength(2);
+			} finally {
+				reads.mockRestore();
+				// These tasks never call back: 1,200 callbacks to this waiting execution would weigh on later rows.
+				for (const task of tasks.tasks.values())
+					if (task.prompt.startsWith('kept ')) task.callbackUrl = undefined;
+				tasks.callbacksEnabled = true;
+			}
+		});
+	}, 120_000);
 
 	async function bigBatchResumes(waiting: Awaited<ReturnType<typeof startWaiting>>) {
 		// One custom data entry: the id of the file that holds the list, no chunks of the list itself.
