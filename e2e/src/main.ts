@@ -22,7 +22,7 @@
  *             streaming Chat Trigger, and an MCP client calling n8n's MCP Server
  *             Trigger with it over streamable HTTP and SSE (agents.ts)
  *   p15       (only when named) bench P15: batches of 30 to 1,000 video tasks ending in
- *             one instant, each way of waiting and n8n's Wait node, in one n8n (burst.ts)
+ *             one instant, each way of waiting and n8n's Wait node, in one n8n (e2e/bench/burst.ts)
  *   pictures  (only when named) the README's and docs' pictures, taken as the
  *             browser part takes them, copied into docs/images/ (pictures.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
@@ -202,13 +202,13 @@ async function main(): Promise<void> {
 			);
 		}
 		if (parts.has('p15')) {
-			const { runBurst } = await import('./burst');
+			const { runBurst } = await import('../bench/burst');
 			await checks.timed('p15: batches ending in one instant', () =>
 				runBurst({ work, cert, packed, sim, checks }),
 			);
 		}
 		if (parts.has('p15-queue')) {
-			const { runBurstQueue } = await import('./burst');
+			const { runBurstQueue } = await import('../bench/burst');
 			await checks.timed('p15-queue: batches ending in one instant, queue mode', () =>
 				runBurstQueue({ work, cert, packed, sim, checks }),
 			);

@@ -38,7 +38,7 @@ import { join, relative, resolve } from 'node:path';
 
 import { startSimulator, type Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import { http } from './http';
+import { http } from '../src/http';
 
 const N8N_VERSION = '2.41.1';
 const PACKAGE = 'n8n-nodes-generation-gateway';

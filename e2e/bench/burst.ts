@@ -27,11 +27,11 @@ import { join } from 'node:path';
 
 import type { Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import type { Checks } from './checks';
-import { http } from './http';
-import { installPacked } from './install';
-import { N8n, outputOf, type Certificate, type ExecutionRecord } from './n8n';
-import { outputDir, sleep, waitFor } from './proc';
+import type { Checks } from '../src/checks';
+import { http } from '../src/http';
+import { installPacked } from '../src/install';
+import { N8n, outputOf, type Certificate, type ExecutionRecord } from '../src/n8n';
+import { outputDir, sleep, waitFor } from '../src/proc';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
 import {
 	PACKAGE,
@@ -42,7 +42,7 @@ import {
 	manualItems,
 	withCredentials,
 	type Workflow,
-} from './workflows';
+} from '../src/workflows';
 
 type Way = 'auto' | 'callback' | 'polling' | 'wait-node' | 'restart';
 
@@ -641,7 +641,7 @@ export async function runBurstQueue({ work, cert, packed, sim, checks }: BurstIn
 	if (rows.some((row) => row.way === 'restart'))
 		throw new Error('GG_P15_QUEUE_ROWS: restart rows run on the single instance only (GG_P15_ROWS)');
 	const counts = (process.env.GG_P15_WEBHOOKS || '1 2').split(/\s+/).filter(Boolean).map(Number);
-	const { startQueueDeployment, QUEUE_DB_POOL_SIZE } = await import('./queue');
+	const { startQueueDeployment, QUEUE_DB_POOL_SIZE } = await import('../src/queue');
 	const poolSize = Number(process.env.GG_P15_POOL || QUEUE_DB_POOL_SIZE);
 	const tables: string[] = [];
 	const data: Array<{ webhooks: number; figures: BurstFigures[] }> = [];
