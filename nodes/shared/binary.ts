@@ -5,10 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { binaryStoreReaderOf } from './n8nFeatures';
 import { refusal } from './validation';
 
-/**
- * Media types of generated files: from the format the user asked for, else
- * from the first bytes. Used for images, audio and video alike.
- */
+/** Media types of generated files: from the format asked for, else from the first bytes. */
 
 export interface MediaType {
 	mimeType: string;
@@ -35,7 +32,6 @@ const startsWith = (bytes: Uint8Array, signature: number[], offset = 0) =>
 	bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte);
 const ascii = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
 
-/** Recognises the formats the gateway returns from their magic bytes. */
 export function sniffMediaType(bytes: Uint8Array): MediaType | undefined {
 	if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return MEDIA_BY_FORMAT.png;
 	if (startsWith(bytes, [0xff, 0xd8, 0xff])) return MEDIA_BY_FORMAT.jpeg;
@@ -55,37 +51,25 @@ export function sniffMediaType(bytes: Uint8Array): MediaType | undefined {
 	return undefined;
 }
 
-/** The binary property name of the n-th file of an item: data, data_1, data_2, ... */
+/** data, data_1, data_2, ... */
 export function binaryPropertyName(index: number, base = 'data'): string {
 	return index === 0 ? base : `${base}_${index}`;
 }
 
-/** A file to embed: its size, known before it is read, and its bytes, read afresh for every send. */
+/** A file to embed: its size is known before it is read (the body's length is sent first). */
 export interface PayloadFile {
-	/** Bytes the file holds: the body's length is sent before the file is read. */
 	readonly size: number;
-	/**
-	 * The file's bytes from the first, a chunk at a time. Every call reads the
-	 * file anew (a request sent again sends it again); a reader that stops
-	 * early ends the iteration, which lets the file go.
-	 */
+	/** Reads the file anew on every call, so a request sent again sends it again. */
 	chunks(): AsyncIterable<Uint8Array>;
-	/** Names the file in the error when it holds more or fewer bytes than `size`. */
 	readonly name?: string;
-	/**
-	 * Each chunk is a buffer of its own that nothing else reads (as n8n's
-	 * store streams hand them): its memory is given back as soon as it is
-	 * encoded, instead of when V8 next collects garbage.
-	 */
+	/** Each chunk is a buffer nothing else reads: its memory is given back once encoded. */
 	readonly disposable?: boolean;
 }
 
-/** Bytes of a file read from n8n's binary store at a time: a multiple of 3, so chunks encode to base64 on their own. */
+// Multiples of 3, so each chunk encodes to base64 on its own.
 const STORE_CHUNK_BYTES = 3 * 64 * 1024;
-/** Bytes of an in-memory file handed on at a time: a multiple of 3. */
 const BUFFER_CHUNK_BYTES = 3 * 64 * 1024;
 
-/** A file already in memory (a Buffer), read in slices of it. */
 export function bufferFile(bytes: Buffer, name?: string): PayloadFile {
 	return {
 		size: bytes.length,
@@ -98,15 +82,11 @@ export function bufferFile(bytes: Buffer, name?: string): PayloadFile {
 	};
 }
 
-/** The helpers a file kept in n8n's binary store is read through. */
 type StoreHelpers = Partial<Pick<IExecuteFunctions['helpers'], 'getBinaryStream' | 'getBinaryMetadata'>>;
 
 /**
- * A file in n8n's binary store (filesystem, S3, database: a binary with an
- * `id`), opened afresh each time it is read and read a chunk at a time: it
- * is never held whole. Its size is the store's record of it (else the
- * item's); undefined when neither is known or the store cannot stream (an
- * n8n without getBinaryStream), for the caller to read the file whole.
+ * A file in n8n's binary store, streamed and never held whole. Undefined when its
+ * size is unknown or the store cannot stream: the caller then reads it whole.
  */
 export async function storedFile(
 	helpers: StoreHelpers,
@@ -122,7 +102,7 @@ export async function storedFile(
 			const recorded = (await reader.metadata(id)).fileSize as unknown;
 			if (typeof recorded === 'number') size = recorded;
 		} catch {
-			// No record (an older store): the item's own count, else the file is read whole.
+			// An older store keeps no record: the item's own count is used.
 		}
 	}
 	if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return undefined;
@@ -143,7 +123,6 @@ export async function storedFile(
 	};
 }
 
-/** The first `count` bytes of a file (fewer when it is shorter); the rest is not read. */
 export async function firstBytes(file: PayloadFile, count: number): Promise<Buffer> {
 	const pieces: Buffer[] = [];
 	let got = 0;
@@ -155,23 +134,17 @@ export async function firstBytes(file: PayloadFile, count: number): Promise<Buff
 	return Buffer.concat(pieces);
 }
 
-/** A file read from an input item's binary property: its bytes are read when the request is sent. */
 export interface InputFile extends PayloadFile {
 	mimeType: string;
 	fileName?: string;
 	extension?: string;
 }
 
-/** Enough of a file's start for sniffMediaType. */
 const SNIFF_BYTES = 16;
 
 /**
- * Finds a binary property of an input item for sending. Refuses, naming the
- * form field, when the property is missing or its MIME type (as n8n recorded
- * it, else as the bytes show) is not one `accepts` takes; `expected` says
- * what is accepted, e.g. "an image". A file in n8n's binary store is not
- * read here (only its first bytes when no MIME type was recorded): the
- * request reads it as it is sent (base64Payload.ts).
+ * Finds an input item's binary property for sending, refusing a missing one or a MIME
+ * type `accepts` rejects. Its bytes are read only when the request is sent.
  */
 export async function readBinaryFile(
 	ctx: IExecuteFunctions,
@@ -208,16 +181,13 @@ export async function readBinaryFile(
 	return { ...file, mimeType, fileName: binary.fileName, extension: binary.fileExtension };
 }
 
-/** A MIME type test for one top-level type, e.g. `mediaOfType('image')` accepts image/png. */
 export const mediaOfType =
 	(type: string) =>
 	(mimeType: string): boolean =>
 		mimeType.startsWith(`${type}/`);
 
-/** What `prepareBinaryData` takes: a Buffer or a Node Readable. */
 type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
-/** Any n8n context with a binary store (an execution, or a webhook such as a video callback). */
 export interface BinaryStore {
 	getNode(): INode;
 	helpers: Pick<IExecuteFunctions['helpers'], 'prepareBinaryData'>;
@@ -227,11 +197,7 @@ type ReadableFrom = (
 	options: { objectMode: boolean; highWaterMark: number },
 ) => BinarySource;
 
-/**
- * Node's `Readable.from`, reached through a stream n8n handed us (package
- * code may not import node:stream): the class named Readable on the stream's
- * prototype chain. Undefined when `stream` is no Node stream (unit tests).
- */
+/** Node's `Readable.from`, found on a stream's prototype chain: package code may not import node:stream. */
 export function readableFromStream(stream: unknown): ReadableFrom | undefined {
 	let prototype: unknown = stream && typeof stream === 'object' ? Object.getPrototypeOf(stream) : undefined;
 	for (let depth = 0; depth < 10 && prototype; depth++) {
@@ -246,11 +212,7 @@ export function readableFromStream(stream: unknown): ReadableFrom | undefined {
 
 let nodeReadable: ReadableFrom | undefined;
 
-/**
- * Node's `Readable.from`, for streams the package makes itself (a request
- * body): found on the prototype chain of a crypto Hash, a Node Transform
- * stream (package code may import crypto but not node:stream).
- */
+/** Node's `Readable.from`, taken from a crypto Hash (a Transform stream; crypto may be imported). */
 export function nodeReadableFrom(): ReadableFrom {
 	nodeReadable ??= readableFromStream(createHash('sha256'));
 	if (!nodeReadable) throw new Error("Node's Readable class was not found on a crypto Hash");
@@ -258,12 +220,8 @@ export function nodeReadableFrom(): ReadableFrom {
 }
 
 /**
- * Gives a buffer's memory back at once instead of when V8 next collects
- * garbage. V8 counts buffers as external memory and collects them only after
- * about 64 MB have piled up, so without this every chunk of a 20 MB download
- * stays resident until the end. Only a buffer that owns its whole
- * ArrayBuffer is given back (a view into a shared or pooled buffer is left
- * alone): the caller vouches that nothing else reads it any more.
+ * Gives a buffer's memory back now rather than at V8's next collection of external
+ * memory. Only a buffer owning its whole ArrayBuffer; the caller vouches nothing reads it.
  */
 export function releaseBuffer(buffer: Uint8Array): void {
 	const memory = buffer.buffer as ArrayBuffer & {
@@ -275,37 +233,23 @@ export function releaseBuffer(buffer: Uint8Array): void {
 	try {
 		memory.transfer(0);
 	} catch {
-		// Not detachable (memory Node does not own): collected as usual.
+		// Not detachable: collected as usual.
 	}
 }
 
-/** Pieces handed to the store that are kept (not given back) while it may still read them. */
+/** Pieces handed to the store that are kept while it may still read them. */
 const PIECES_IN_FLIGHT = 4;
 
 export interface PieceOptions {
-	/**
-	 * Each piece is a buffer of its own (Buffer.allocUnsafeSlow) that nothing
-	 * else refers to: it may be given back once the store has written it.
-	 */
+	/** Each piece is a buffer nothing else refers to: given back once the store wrote it. */
 	disposable?: boolean;
 }
 
 /**
- * Stores a file that arrives in pieces as an n8n binary without gathering it
- * first: n8n's filesystem store (the default) writes each piece to disk as
- * it comes. `response` is the stream the pieces are read from, whose
- * Readable class carries them; without one the pieces are joined into one
- * Buffer.
- *
- * Disposable pieces are given back as soon as the store is done with them,
- * so a large file costs a few pieces of memory, not its size in garbage.
- * Done with means: the store reads one piece at a time and asks for the next
- * only after writing the last (fs.writeFile does, reading through the
- * stream's async iterator in paused mode); with one piece buffered in the
- * stream, a piece four requests old is written. A store that reads with
- * 'data' events (n8n's memory, database and S3 modes gather the pieces into
- * one buffer) puts the stream in flowing mode: then nothing is given back.
- * The stored size is checked against the bytes sent.
+ * Stores a file arriving in pieces as an n8n binary without gathering it first.
+ * A store reading in paused mode asks for a piece only after writing the last, so a
+ * piece four requests old is written and can be given back; a store in flowing mode
+ * gathers the pieces itself, and then nothing is given back.
  */
 export async function storeBinaryPieces(
 	ctx: BinaryStore,

@@ -1,23 +1,16 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/**
- * What a failed gateway call means, in the user's terms. Pure data so that the
- * mapping is unit-tested without n8n; `toNodeApiError` turns it into the error
- * n8n shows.
- */
+/** A failed gateway call in the user's terms, as pure data; `toNodeApiError` makes the n8n error. */
 export interface GatewayErrorDetails {
-	/** HTTP status, or undefined when no response arrived (network error, timeout). */
+	/** Undefined when no response arrived. */
 	status?: number;
-	/** The envelope's `message`, else the best text the response had. */
 	message: string;
 	type?: string;
 	code?: string;
 	param?: string;
 	requestId?: string;
-	/** A plain-language hint on what to do about it. */
 	hint?: string;
-	/** The body as received (parsed JSON, or the text of a non-JSON body, shortened). */
 	body?: unknown;
 }
 
@@ -42,15 +35,10 @@ const NETWORK_HINT =
 const CERTIFICATE_HINT =
 	'The server at the Base URL showed a TLS certificate that n8n does not trust (self-signed, expired, or made out for another host name). Check the Base URL; for a gateway with its own certificate authority, give n8n that CA (NODE_EXTRA_CA_CERTS).';
 
-/** Node error codes of a connection that was never opened: the request did not leave. */
+/** A connection never opened: the request did not leave. */
 const NOT_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/**
- * Node's codes for a TLS certificate it refused (OpenSSL's verify results,
- * e.g. DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, and a host name
- * mismatch): the handshake failed, so the request was never sent, and sending
- * it again meets the same certificate.
- */
+/** A refused TLS certificate: the request was never sent, and sending it again meets the same one. */
 export function isCertificateError(code: string | undefined): boolean {
 	return (
 		code !== undefined &&
@@ -60,10 +48,9 @@ export function isCertificateError(code: string | undefined): boolean {
 	);
 }
 
-/** A code Node, undici or n8n's HTTP client gives a request that got no answer. */
 const NETWORK_CODE = /^E[A-Z_]+$|^UND_ERR|^ERR_/;
 
-/** The code of a request without an answer, from the error or its causes (n8n wraps the client's error). */
+/** Looks through the error's causes too: n8n wraps the client's error. */
 export function networkCodeOf(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
@@ -76,15 +63,10 @@ export function networkCodeOf(error: unknown): string | undefined {
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-/**
- * What happened to a request that got no answer, in words, instead of the
- * HTTP library's text ("aborted", "socket hang up", "The connection was
- * aborted, perhaps the server is offline").
- */
+/** A request without an answer in words, instead of the HTTP library's "socket hang up". */
 export function describeNetworkFailure(failure: {
 	code?: string;
 	message?: string;
-	/** The attempt ran into its deadline (see isTimeoutError). */
 	timedOut?: boolean;
 	timeoutMs: number;
 }): string {
@@ -105,12 +87,8 @@ export function describeNetworkFailure(failure: {
 }
 
 /**
- * Whether a request without an answer ran into its deadline, judged from the
- * error itself: n8n's HTTP client reports its own deadline as ECONNABORTED
- * "timeout of N ms exceeded" (in the error's cause), a socket deadline as
- * ETIMEDOUT. A connection reset or closed is not a timeout, however late it
- * came (a busy gateway may close a connection just before the deadline). Only
- * an error that names no code at all is judged by how long the attempt took.
+ * Judged from the error itself: a reset near the deadline is not a timeout. Only an
+ * error naming no code at all is judged by how long the attempt took.
  */
 export function isTimeoutError(error: unknown, elapsedMs: number, timeoutMs: number): boolean {
 	let sawCode = false;
@@ -126,10 +104,8 @@ export function isTimeoutError(error: unknown, elapsedMs: number, timeoutMs: num
 }
 
 /**
- * A NodeOperationError whose message stays as written. n8n replaces a
- * message that mentions a Node error code (ECONNRESET, ETIMEDOUT, ...) with
- * its own text, which advises retrying at once: wrong for a request that may
- * have been done and charged, and it loses how much had arrived.
+ * n8n replaces a message naming a Node error code with text advising an immediate
+ * retry: wrong for a request that may have been charged. This keeps the message.
  */
 export function operationError(
 	node: INode,
@@ -141,11 +117,7 @@ export function operationError(
 	return error;
 }
 
-/**
- * What an error of the HTTP client or a stream says, e.g. " (aborted,
- * ECONNRESET)", or "" when it says nothing. Not `instanceof Error`: errors of
- * Node's own streams may come from another realm (vm, jest).
- */
+/** E.g. " (aborted, ECONNRESET)". Not `instanceof Error`: stream errors may come from another realm. */
 export function errorCause(error: unknown): string {
 	const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
 	const said = typeof message === 'string' ? message : '';
@@ -153,16 +125,10 @@ export function errorCause(error: unknown): string {
 	return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-/** What to do when a request that costs credit may have been done: the general case. */
 export const MAYBE_CHARGED_ADVICE =
 	"Check the account before running this item again (Account → Get Balance, or the gateway's usage records): a second request is charged again.";
 
-/**
- * Rewrites the details of a failed request that costs credit and may have
- * reached the gateway (a 5xx, a timeout, a connection closed after sending):
- * the message says first that the work may have been done and charged for,
- * and the hint says what to do instead of retrying.
- */
+/** Says first that the work may have been charged for, and what to do instead of retrying. */
 export function maybeCharged(
 	details: GatewayErrorDetails,
 	advice = MAYBE_CHARGED_ADVICE,
@@ -227,7 +193,6 @@ function asText(body: unknown): string | undefined {
 	return undefined;
 }
 
-/** Parses a body that may be JSON, text or bytes; leaves objects alone. */
 export function parseErrorBody(body: unknown): unknown {
 	const text = asText(body);
 	if (text === undefined) return body;
@@ -245,17 +210,12 @@ function str(value: unknown): string | undefined {
 	return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/**
- * Maps an HTTP failure to its details. The gateway's envelope is
- * `{error:{message,type,code,param}}`; bodies that are not JSON (an HTML page
- * from a proxy, plain text) still give a readable message.
- */
+/** The envelope is `{error:{message,type,code,param}}`; an HTML page from a proxy still reads well. */
 export function describeGatewayError(input: {
 	status?: number;
 	headers?: Record<string, unknown>;
 	body?: unknown;
 	networkMessage?: string;
-	/** The code of a request without an answer (see networkCodeOf); picks the hint. */
 	networkCode?: string;
 }): GatewayErrorDetails {
 	const { status, headers } = input;
@@ -292,29 +252,20 @@ export function describeGatewayError(input: {
 	return details;
 }
 
-/**
- * What a failed gateway call was, kept on its node error (`context.gateway`)
- * so that callers decide by these facts rather than by parsing its text.
- */
+/** Kept on the node error (`context.gateway`) so callers decide by facts, not by its text. */
 export interface GatewayFailure {
-	/** HTTP status, or undefined when no answer arrived. */
 	status?: number;
-	/** Node's error code for a request that got no answer (ECONNRESET, ETIMEDOUT...). */
 	networkCode?: string;
 	requestId?: string;
-	/** The request costs credit and may have been done (a 5xx, a timeout, a connection closed after sending). */
 	mayHaveCharged: boolean;
-	/** How long the gateway asked to be left alone (its Retry-After), in milliseconds. */
 	retryAfterMs?: number;
 }
 
-/** The gateway failure a node error carries, or undefined for any other error. */
 export function gatewayFailureOf(error: unknown): GatewayFailure | undefined {
 	const failure = (error as { context?: { gateway?: unknown } } | undefined)?.context?.gateway;
 	return failure && typeof failure === 'object' ? (failure as GatewayFailure) : undefined;
 }
 
-/** The error n8n shows: message first, then the envelope's members, the status and the hint. */
 export function toNodeApiError(
 	node: INode,
 	details: GatewayErrorDetails,

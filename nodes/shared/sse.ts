@@ -6,17 +6,13 @@ import { chatStreamingOf } from './n8nFeatures';
 import { cancellableSleep } from './time';
 
 /**
- * Server-sent events, decoded in three small layers that survive any chunk
- * boundary: bytes -> text (a streaming UTF-8 decoder, so a character split
- * across chunks is kept whole) -> lines (CR, LF and CRLF, even when the CR and
- * the LF arrive in different chunks) -> events (`event:`, `data:`, `id:`
- * fields; `:` comments ignored; a blank line ends an event).
+ * Server-sent events in three layers that survive any chunk boundary: bytes -> text
+ * (streaming UTF-8) -> lines (CR, LF, CRLF split across chunks) -> events.
  */
 
 export interface SseEvent {
-	/** The `event:` field, or `message` when the event had none. */
+	/** `message` when the event had no `event:` field. */
 	event: string;
-	/** The `data:` lines joined with "\n". */
 	data: string;
 	id?: string;
 }
@@ -37,24 +33,15 @@ export class SseDecoder {
 
 	private hasFields = false;
 
-	/**
-	 * Grows with every piece of the stream that is more than a comment (a
-	 * field line, or the start of one): a stream of keep-alive comments
-	 * leaves it unchanged, so a reader can tell a stream that is alive from
-	 * one that only says it is.
-	 */
+	/** Grows with everything but comments: tells a live stream from one sending only keep-alives. */
 	content = 0;
 
-	/** Feeds a chunk; returns the events it completed. */
 	push(chunk: Uint8Array | string): SseEvent[] {
 		const decoded = typeof chunk === 'string' ? chunk : this.text.decode(chunk, { stream: true });
 		return this.consume(decoded);
 	}
 
-	/**
-	 * Ends the stream. Returns an event that was complete except for its
-	 * terminating blank line (servers often omit it at the very end).
-	 */
+	/** Also returns a last event that lacks its closing blank line (servers often omit it). */
 	end(): SseEvent[] {
 		const events = this.consume(this.text.decode());
 		if (this.pending) {
@@ -72,8 +59,7 @@ export class SseDecoder {
 		// LF of a CRLF whose CR ended the previous chunk.
 		if (this.lastWasCr && this.pending === '' && text.charCodeAt(0) === 10) start = 1;
 		this.lastWasCr = false;
-		// Jumps from line break to line break (a native scan: ~10x faster than
-		// a per-character loop on multi-megabyte audio streams).
+		// A native regex scan: a per-character loop is slow on multi-megabyte audio streams.
 		const breaks = /[\r\n]/g;
 		breaks.lastIndex = start;
 		for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) {
@@ -131,7 +117,7 @@ export class SseDecoder {
 	}
 }
 
-/** Why a stream failed; kept on the error's context for callers and tests. */
+/** Kept on the error as `context.sseFailure`. */
 export type SseFailure = 'idle' | 'timeout' | 'broken' | 'malformed' | 'truncated' | 'upstream';
 
 const UNFINISHED =
@@ -146,15 +132,11 @@ const SSE_FAILURE_HINTS: Record<SseFailure, string> = {
 	upstream: 'The gateway reported an error in the stream; the message says what it was.',
 };
 
-/**
- * A message put after the name of the stream that failed: "The image stream
- * failed" + "The stream ended ..." -> "The image stream failed: the stream ended ...".
- */
+/** "The image stream failed" + "The stream ended ..." -> "The image stream failed: the stream ended ...". */
 export function naming(what: string | undefined, message: string): string {
 	return what ? `${what}: ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message;
 }
 
-/** A stream failure, as n8n shows it: the message says what happened, `context.sseFailure` why. */
 export function sseError(
 	node: INode,
 	message: string,
@@ -169,7 +151,6 @@ export function sseError(
 	return error;
 }
 
-/** A body that can be closed from outside (Node's streams can), so an idle stream stops being read. */
 interface Destroyable {
 	destroy?: (error?: Error) => unknown;
 }
@@ -177,10 +158,8 @@ interface Destroyable {
 export const DEFAULT_SSE_IDLE_MS = 60_000;
 
 export interface SseReadOptions {
-	/** The node the errors are reported for. */
 	node: INode;
 	itemIndex?: number;
-	/** Fail when nothing arrives for this long (default 60 s). */
 	idleMs?: number;
 	/** The request's Request Timeout: a stream silent this long is closed by the HTTP client. */
 	timeoutMs?: number;
@@ -189,13 +168,9 @@ export interface SseReadOptions {
 }
 
 /**
- * Reads events from a response body. It is closed and fails with an 'idle'
- * error instead of holding the execution when it stays silent for `idleMs`,
- * or when for longer than Request Timeout (`timeoutMs`, else `idleMs`) it
- * sends nothing but comments (`: keep-alive`): a connection kept open that
- * way would never meet the HTTP client's silence timeout. A watchdog wakes
- * when either limit could be reached (n8n's sleep, in short slices, so it
- * stops promptly when the stream ends).
+ * Reads events from a response body. A watchdog closes it ('idle') when it is silent
+ * for `idleMs`, or sends only keep-alive comments for longer than `timeoutMs`: such a
+ * connection would never meet the HTTP client's own silence timeout.
  */
 export async function* readSseEvents(
 	body: AsyncIterable<Uint8Array | string>,
@@ -217,7 +192,7 @@ export async function* readSseEvents(
 	let lastContentAt = lastChunkAt;
 	const watchdog = (async () => {
 		while (!finished.signal.aborted) {
-			// Past the keep-alive limit while silent: look again within a second (a comment may come).
+			// Past the keep-alive limit while silent: look again within a second.
 			const keepAliveAt = lastContentAt + contentMs;
 			const start = Date.now();
 			const wake = Math.min(
@@ -268,7 +243,6 @@ export async function* readSseEvents(
 	for (const event of decoder.end()) yield event;
 }
 
-/** Parses an event's data as JSON, or fails with a message that names the event (and the stream, given `what`). */
 export function parseEventJson(
 	node: INode,
 	event: SseEvent,
@@ -290,43 +264,24 @@ export function parseEventJson(
 	);
 }
 
-/**
- * How a stream assembler ends: the assembled result, or why there is none.
- * Assemblers return this instead of throwing, so they stay pure (no node
- * needed); `assembleStream` turns a failure into the node error.
- */
+/** Assemblers return this instead of throwing, so they stay pure; `assembleStream` makes the node error. */
 export type StreamOutcome<T = Record<string, unknown>> =
 	| { ok: true; value: T }
 	| { ok: false; reason: SseFailure; message: string };
 
-/**
- * Folds one protocol's events into its result (message, response, image,
- * speech). The SSE reading itself (chunks, lines, the `[DONE]` end marker,
- * idle and size accounting, malformed JSON) is `assembleStream`'s, once for all.
- */
+/** Folds one protocol's events into its result; `assembleStream` does the SSE reading for all. */
 export interface StreamAssembler<T = Record<string, unknown>> {
-	/**
-	 * Applies one event: its SSE name and its parsed JSON. Returns 'done' when
-	 * no further event can change the outcome (the final event arrived, or the
-	 * stream failed): reading stops there.
-	 */
+	/** 'done' when no further event can change the outcome: reading stops there. */
 	apply(eventName: string, data: Record<string, unknown>): 'done' | void;
-	/** The result once reading stopped, or why there is none. */
 	finish(): StreamOutcome<T>;
 }
 
-/** True for the `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
+/** The `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
 export function isDoneSentinel(event: SseEvent): boolean {
 	return event.data.trim() === '[DONE]';
 }
 
-/**
- * Reads an SSE body through an assembler until its final event or its end.
- * A malformed event, an idle, silent or broken stream, and the assembler's
- * own failure (an `error` event, a stream ended early) fail with a message
- * that starts with `what` and says what happened (`context.sseFailure`
- * carries the reason).
- */
+/** Reads an SSE body through an assembler until its final event or its end. */
 export async function assembleStream<T>(
 	body: AsyncIterable<Uint8Array | string>,
 	assembler: StreamAssembler<T>,
@@ -343,22 +298,10 @@ export async function assembleStream<T>(
 }
 
 /**
- * One item's answer streamed into n8n's chat (a Chat Trigger or Webhook in
- * response mode "Streaming"). n8n's contract (n8n-core's ExecuteContext
- * `isStreaming()` / `sendChunk()`, as its AI Agent uses them): per item,
- * `begin`, then an `item` chunk per piece of text, then `end`; the chat joins
- * the items into one message per node run. When a node fails, n8n itself
- * sends an `error` chunk (its workflow engine, with the error's description),
- * so a failure that fails the node sends nothing more from here; a failure
- * that becomes an error item (Continue On Fail) never reaches the engine, so
- * the answer sends the `error` chunk itself, with the error's message, and the
- * chat does not wait on a message left open. Chunks go out in order, one
- * after the other; a chunk n8n cannot deliver (the chat went away) is
- * dropped: the item is the node's result either way.
- *
- * Off (it sends nothing) when the execution does not stream, when the node
- * runs as an AI Agent's tool (the agent's own answer is what the chat shows),
- * and on n8n versions without `isStreaming`.
+ * One item's answer streamed into n8n's chat: `begin`, an `item` chunk per piece of
+ * text, then `end`. n8n sends the `error` chunk itself when the node fails; an error
+ * item (Continue On Fail) never reaches it, so then the answer sends it. Chunks n8n
+ * cannot deliver are dropped: the item is the node's result either way.
  */
 export class ChatAnswer {
 	private state: 'new' | 'open' | 'closed' = 'new';
@@ -370,7 +313,6 @@ export class ChatAnswer {
 		private readonly reportsFailures = false,
 	) {}
 
-	/** Whether the execution streams into a chat (a `ChatAnswer` that is off sends nothing). */
 	get on(): boolean {
 		return this.send !== undefined;
 	}
@@ -381,14 +323,12 @@ export class ChatAnswer {
 		this.sent = this.sent.then(() => send(type, content)).catch(() => undefined);
 	}
 
-	/** Opens the answer (once): the chat knows an answer is coming. */
 	begin(): void {
 		if (this.state !== 'new') return;
 		this.state = 'open';
 		this.chunk('begin');
 	}
 
-	/** A piece of the answer's text (empty pieces are not sent). */
 	readonly text = (piece: string): void => {
 		if (!piece || this.state === 'closed') return;
 		this.begin();
@@ -405,7 +345,7 @@ export class ChatAnswer {
 		await this.sent;
 	}
 
-	/** The item failed: closes an open answer with an `error` chunk when n8n will not (see above). */
+	/** Closes an open answer with an `error` chunk when n8n will not. */
 	async fail(error: unknown): Promise<void> {
 		if (this.state === 'open' && this.reportsFailures) {
 			this.chunk('error', error instanceof Error ? error.message : String(error));
@@ -414,10 +354,7 @@ export class ChatAnswer {
 		await this.sent;
 	}
 
-	/**
-	 * Runs the item's request: ends the answer when it succeeds; when it fails,
-	 * reports the failure (see `fail`) and throws the request's error unchanged.
-	 */
+	/** Runs the item's request, then ends the answer or reports the failure and rethrows it. */
 	async around<T>(work: () => Promise<T>): Promise<T> {
 		let outcome: { value: T } | { error: unknown };
 		try {
@@ -434,13 +371,12 @@ export class ChatAnswer {
 	}
 }
 
-/** The chat answer of item `itemIndex`: on when the execution streams and the node is not a tool. */
+/** Off when the execution does not stream or the node runs as an agent's tool (the agent answers the chat). */
 export function chatAnswer(
 	ctx: Pick<IExecuteFunctions, 'continueOnFail'>,
 	itemIndex: number,
 	asTool: boolean,
 ): ChatAnswer {
-	// An n8n without chat streaming (see n8nFeatures.ts) gets the whole text as the item, as a tool does.
 	const chat = asTool ? undefined : chatStreamingOf(ctx);
 	if (!chat?.isStreaming()) return new ChatAnswer(undefined);
 	return new ChatAnswer((type, content) => chat.sendChunk(type, itemIndex, content), ctx.continueOnFail());

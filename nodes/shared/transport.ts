@@ -26,7 +26,6 @@ import type { Clock } from './time';
 import { cancellableSleep, systemClock } from './time';
 import { REDIRECT_STATUSES, isLoopbackHost, originOf, printableUrl } from './urls';
 
-/** The n8n contexts that may call the gateway. */
 export type GatewayContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
 export type ResponseType = 'json' | 'buffer' | 'stream';
@@ -35,32 +34,18 @@ export interface GatewayRequest {
 	method: 'GET' | 'POST';
 	/** Path under the Base URL, e.g. `/v1/user/balance`. Picks the credential. */
 	path: string;
-	/**
-	 * A JSON body: an object, JSON already written as bytes, or JSON written as
-	 * it is sent, files read from n8n's binary store on the way (base64Payload.ts).
-	 */
+	/** An object, JSON bytes, or JSON written as it is sent (base64Payload.ts). */
 	body?: IDataObject | Buffer | StreamedBody;
 	headers?: IDataObject;
 	/** `read` may be retried; `create` costs credit and is only retried when it surely did not arrive. */
 	kind: RequestKind;
-	/** How to read a successful answer; default `json`. */
 	responseType?: ResponseType;
-	/** Deadline for one attempt, in milliseconds. */
+	/** Deadline for one attempt. */
 	timeoutMs?: number;
 	itemIndex?: number;
-	/**
-	 * For a `create`: what the user should do when the request may have been
-	 * done and charged for (a 5xx, a timeout, a connection closed after
-	 * sending). Default: check the account before running the item again. A
-	 * function is given the answer's body (parsed; undefined when none came),
-	 * so the advice can name what the gateway answered (a video task id).
-	 */
+	/** For a `create` that may have been charged: what to do; a function gets the answer's body. */
 	ifMaybeCharged?: string | ((answer: unknown) => string);
-	/**
-	 * At most this many attempts (default: the retry policy's). A caller that
-	 * schedules its own next try (the batch wait of video tasks) passes 1, so
-	 * that no retry sleeps while it holds one of the run's request slots.
-	 */
+	/** A caller that schedules its own next try passes 1: no retry sleeps while holding a request slot. */
 	attempts?: number;
 }
 
@@ -72,7 +57,6 @@ export interface GatewayResponse<T> {
 
 export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 export const DEFAULT_CREATE_TIMEOUT_MS = 300_000;
-/** Error bodies read from a streamed response are cut at this size. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 const baseUrlCache = new WeakMap<object, Map<string, string>>();
@@ -104,10 +88,7 @@ async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<stri
 	return baseUrl;
 }
 
-/**
- * A secret sent over plain http can be read on the way, unless it never
- * leaves this machine: the run says so in n8n's output pane (once per run).
- */
+/** A key sent over plain http to another machine can be read on the way: warn in the output pane. */
 function warnIfPlainHttp(ctx: GatewayContext, baseUrl: string): void {
 	const url = new URL(baseUrl);
 	if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
@@ -130,11 +111,7 @@ async function readStreamText(stream: NodeJS.ReadableStream): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * The body of a request: an object is serialised by n8n; JSON bytes are sent
- * as they are, typed as JSON; a streamed body goes with its exact length (so
- * it is not sent chunked) and is opened for each send by `sendOnce`.
- */
+/** A streamed body goes with its exact length, so it is not sent chunked. */
 function jsonBody(body: GatewayRequest['body']): Pick<IHttpRequestOptions, 'body' | 'json'> & {
 	contentType?: IDataObject;
 } {
@@ -149,7 +126,6 @@ function jsonBody(body: GatewayRequest['body']): Pick<IHttpRequestOptions, 'body
 	return { body, json: false, contentType: { 'Content-Type': 'application/json' } };
 }
 
-/** A response body that is still being read: a Readable that has not closed. */
 function openStream(body: unknown): { once(event: 'close', listener: () => void): unknown } | undefined {
 	const stream = body as { once?: unknown; closed?: boolean; destroyed?: boolean } | undefined;
 	if (!stream || typeof stream.once !== 'function' || stream.closed || stream.destroyed) return undefined;
@@ -157,13 +133,9 @@ function openStream(body: unknown): { once(event: 'close', listener: () => void)
 }
 
 /**
- * One send through n8n's authenticated helper. n8n's client (axios) pipes a
- * Readable body into the request as the connection takes it, with the
- * Content-Length given, and reads it once: a streamed body is opened afresh
- * for each send (a retry, a 307/308 redirect), reading its files from the
- * binary store again. A body left unread (the connection failed, the gateway
- * answered early) is closed, letting its files go: at once, or once a
- * streamed answer has been read (closing it before would abort that answer).
+ * One send. n8n's client reads a Readable body once, so a streamed body is opened
+ * afresh for each send (retry, 307/308). A body left unread is closed, letting its
+ * files go: at once, or once a streamed answer is read (closing it would abort that).
  */
 async function sendOnce(
 	ctx: GatewayContext,
@@ -192,7 +164,6 @@ async function sendOnce(
 	return response;
 }
 
-/** A response body as Node's HTTP client gives it: a Readable. */
 interface WatchedBody {
 	once?: (event: string, listener: () => void) => unknown;
 	emit?: (event: string, error: Error) => boolean;
@@ -203,21 +174,10 @@ interface WatchedBody {
 }
 
 /**
- * Fails a streamed answer that sends nothing for `timeoutMs` (Request
- * Timeout) with the error n8n's HTTP client gives a timeout, so its reader
- * says the stream went silent instead of waiting for ever. The client's own
- * timeout ends once the answer's headers are in (with redirects turned off,
- * no library watches the body), and n8n replaces a request's abort signal
- * with the execution's. The error is emitted on the body, as the client
- * does when a request is aborted: a reader waiting for the next chunk gets
- * it at once (destroying the body alone waits for that chunk), and the body
- * is then destroyed (n8n's client hands the body through a generator, so
- * the connection itself is let go once the gateway sends or closes; the
- * execution no longer waits for it). Arrivals are seen where chunks are
- * handed to the stream (`push`), which leaves its reading mode to its reader
- * (a 'data' listener would start it flowing before anyone reads). A watchdog wakes
- * when the silence could reach the limit (n8n's sleep, in short slices) and
- * ends with the body.
+ * Fails a streamed answer silent for `timeoutMs` with the client's timeout error:
+ * the client's own timeout ends once the headers are in. The error is emitted on
+ * the body so a waiting reader gets it at once. Arrivals are seen at `push`, since
+ * a 'data' listener would start the stream flowing before anyone reads.
  */
 function watchSilence(body: unknown, timeoutMs: number): void {
 	const stream = body as WatchedBody | undefined;
@@ -247,10 +207,9 @@ function watchSilence(body: unknown, timeoutMs: number): void {
 	})();
 }
 
-/** Redirects followed within the gateway's origin before the request is given up. */
 const MAX_REDIRECTS = 5;
 
-/** A redirect the transport will not follow: ends the request with its node error, never retried. */
+/** Ends the request with its node error, never retried. */
 class RedirectRefused extends Error {
 	constructor(readonly nodeError: Error) {
 		super(nodeError.message);
@@ -263,17 +222,9 @@ function headerValue(headers: unknown, name: string): string | undefined {
 }
 
 /**
- * Sends one attempt through n8n's authenticated helper, following redirects
- * only within the origin of the Base URL. n8n's HTTP client would follow a
- * redirect anywhere and, for the credentials' own headers (`x-api-key`,
- * `x-native-api-key`), send the secret along; so redirects are turned off
- * there and decided here:
- * - to another origin (another host or port, or https -> http): refused, the
- *   credential is never sent there, and the message says where it pointed;
- * - within the origin: followed, at most MAX_REDIRECTS times; 307 and 308
- *   repeat the request as it was, 301, 302 and 303 are followed with a GET
- *   for a GET and refused for a POST (turning a generation into a GET would
- *   lose it; repeating it could pay twice).
+ * Follows redirects only within the Base URL's origin: n8n's client would follow one
+ * anywhere with the credential's headers. A POST is not turned into a GET by 301-303:
+ * that would lose the generation, and repeating it could pay twice.
  */
 async function sendWithinOrigin(
 	ctx: GatewayContext,
@@ -326,11 +277,7 @@ async function sendWithinOrigin(
 	}
 }
 
-/**
- * The only way package code reaches the gateway: one request through n8n's
- * `httpRequestWithAuthentication`, with the credential the endpoint needs, a
- * deadline, the retry policy of `retry.ts` and the error mapping of `errors.ts`.
- */
+/** The only way package code reaches the gateway, with retries (retry.ts) and error mapping (errors.ts). */
 export async function gatewayRequest<T = unknown>(
 	ctx: GatewayContext,
 	request: GatewayRequest,
@@ -362,7 +309,6 @@ export async function gatewayRequest<T = unknown>(
 			timeout,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// Redirects are followed by sendWithinOrigin, which keeps the credential at the gateway.
 			disableFollowRedirect: true,
 			encoding: responseType === 'json' ? 'json' : responseType === 'buffer' ? 'arraybuffer' : 'stream',
 		};
