@@ -9,67 +9,53 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * The model catalog engine: each resource with models keeps its table in
- * `actions/<resource>/catalog.ts`, built with defineCatalog, which
- * drives the form (which fields a model shows), validation (the zod schema
- * for the model's family) and the request builder. Code asks the catalog,
+ * The model catalog engine: each resource's `catalog.ts` table drives the form, the
+ * zod schema of the model's family and the request builder. Code asks the catalog,
  * never `model.includes(...)`.
  */
 
 export interface CatalogModel {
-	/** The model ID as the gateway names it (the base model for snapshots). */
 	id: string;
-	/** Label in the model list. */
 	name: string;
 	/** The request shape the model uses (image variant, video family, ...). */
 	family: string;
-	/** Other IDs that behave exactly as this model (aliases). */
 	aliases?: readonly string[];
 	description?: string;
 }
 
-/** `imagegen-2-2026-04-21` is a dated snapshot of `imagegen-2`: a date suffix YYYY-MM-DD. */
+/** `imagegen-2-2026-04-21` is a dated snapshot of `imagegen-2`. */
 const SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
 
 /**
- * How the form recognises a dated snapshot without a regular expression (n8n
- * runs every `regex` display condition in a sandbox with a watchdog, on every
- * parameter resolution): the ID starts with `<model>-20`. `startsWith` alone on
- * `<model>-` would take `vidB-1.5` for a snapshot of `vidB`.
+ * The form's snapshot test without a `regex` condition (n8n sandboxes each one on
+ * every resolution); `<model>-` alone would take `vidB-1.5` for a snapshot of `vidB`.
  */
 const SNAPSHOT_PREFIX = '-20';
 
-/** The model a form condition is evaluated with when an ID is not catalogued: matches no condition. */
+/** What the form's conditions see for an uncatalogued ID: matches none of them. */
 export const UNCATALOGUED_MODEL = 'uncatalogued model';
 
 type ModelCondition = NodeParameterValue | DisplayCondition;
 
 export interface DisplayForOptions {
-	/** Also show the field for IDs the catalog does not know (the generic path). */
+	/** Also show the field for IDs the catalog does not know. */
 	unknown?: boolean;
-	/** Further `show` conditions on other parameters (e.g. `{ stream: [true] }`). */
 	show?: Record<string, NodeParameterValue[]>;
 }
 
 export interface Catalog<M extends CatalogModel> {
 	readonly models: readonly M[];
-	/** The node's `methods.listSearch` entry that lists these models in the form's "From List" mode. */
+	/** The `methods.listSearch` entry of the form's "From List" mode. */
 	readonly searchListMethod: string;
-	/** The catalogued model for an ID, its alias or a dated snapshot of it. */
+	/** An ID, its alias or a dated snapshot of it. */
 	resolve(modelId: string): M | undefined;
-	/** Options for the form's model list. */
 	options(): INodePropertyOptions[];
-	/** The model list of a resourceLocator's "From List" mode, filtered by what the user typed. */
 	search(filter?: string): INodeListSearchItems[];
 	/**
-	 * The displayOptions that show a field for the models `audience` selects,
-	 * their aliases and dated snapshots (typed IDs too), and with `unknown` for
-	 * every ID the catalog does not know. Plain conditions only (values and
-	 * `startsWith`): with `unknown` the field is hidden for the catalogued
-	 * models outside the audience (and an empty ID) instead.
+	 * Shows a field for the models `audience` selects, their aliases and snapshots;
+	 * with `unknown`, hides it for the catalogued models outside the audience instead.
 	 */
 	displayFor(audience: (model: M) => boolean, options?: DisplayForOptions): IDisplayOptions;
-	/** The model ID the form's conditions see for an ID: its catalogued model, else UNCATALOGUED_MODEL. */
 	formModelId(modelId: string): string;
 }
 
@@ -86,7 +72,6 @@ export function defineCatalog<M extends CatalogModel>(
 		const id = modelId.trim();
 		return byId.get(id) ?? (SNAPSHOT_SUFFIX.test(id) ? byId.get(id.replace(SNAPSHOT_SUFFIX, '')) : undefined);
 	};
-	/** Each ID and alias of the models, exactly and as a dated snapshot. */
 	const conditionsFor = (selected: readonly M[]): ModelCondition[] =>
 		selected
 			.flatMap((model) => [model.id, ...(model.aliases ?? [])])
@@ -129,16 +114,10 @@ export function defineCatalog<M extends CatalogModel>(
 }
 
 /**
- * The form's model conditions, made safe for every supported n8n. Older n8n
- * (1.x, 2.0) evaluates a `startsWith` condition by calling the method on the
- * value, so a field whose condition reads `/model` throws when the node has
- * no model (Account → Get Balance, Video → Get), and n8n then fails the
- * node's parameter check before it runs. n8n checks a field's `show` keys in
- * order and stops at the first that does not match, so each option of a
- * collection whose condition reads `/model` first checks the collection's
- * own resource and operation: where those match, the node has a model.
- * Newer n8n shows the same fields either way (the collection is shown only
- * there).
+ * Older n8n evaluates `startsWith` by calling it on the value, so a condition on
+ * `/model` throws where the node has no model (Account → Get Balance). n8n stops at
+ * the first `show` key that fails, so such an option first checks its collection's
+ * resource and operation, where a model exists.
  */
 export function scopeModelConditions(properties: INodeProperties[]): INodeProperties[] {
 	return properties.map((property) => {

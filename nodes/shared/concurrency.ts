@@ -1,9 +1,4 @@
-/**
- * Runs `task` for every index with at most `limit` running at once and
- * returns the results in index order, whatever order they finish in.
- * A task that rejects rejects the whole run after the running ones settle
- * (the router turns per-item failures into results before they get here).
- */
+/** Results in index order; a task that rejects rejects the whole run once the running ones settle. */
 export async function mapWithConcurrency<T>(
 	count: number,
 	limit: number,
@@ -28,14 +23,9 @@ export async function mapWithConcurrency<T>(
 	return results;
 }
 
-/** Runs functions with at most a fixed number running at once, in the order they were handed in. */
 export type Limiter = <T>(run: () => Promise<T>) => Promise<T>;
 
-/**
- * A limiter of `limit` slots shared by several kinds of request (the batch
- * wait's reads and downloads): whoever asks first runs first, and a slot is
- * held only while its function runs.
- */
+/** Slots shared by several kinds of request: first come, first served. */
 export function createLimiter(limit: number): Limiter {
 	const width = Math.max(1, Math.floor(limit) || 1);
 	let running = 0;

@@ -1,7 +1,4 @@
-/**
- * Which credential each part of the gateway needs. The node's form, the
- * transport and the simulator all read the one table below.
- */
+/** Which credential each part of the gateway needs: the form and the transport read one table. */
 
 export const BEARER_CREDENTIAL = 'generationGatewayBearerApi';
 export const API_KEY_CREDENTIAL = 'generationGatewayApiKeyApi';
@@ -21,12 +18,6 @@ export type GatewayResource =
 	| 'speech'
 	| 'video';
 
-/**
- * The interface's Authentication table, once: each resource, the credential
- * its endpoints accept, and the path prefixes of those endpoints. The form's
- * credential per resource and the transport's credential per path are both
- * read from it.
- */
 export const GATEWAY_ENDPOINTS: ReadonlyArray<{
 	resource: GatewayResource;
 	credential: GatewayCredentialName;
@@ -41,12 +32,10 @@ export const GATEWAY_ENDPOINTS: ReadonlyArray<{
 	{ resource: 'video', credential: BEARER_CREDENTIAL, prefixes: ['/v1/videos'] },
 ];
 
-/** Resource (as chosen in the form) -> the credential its endpoints accept. */
 export const RESOURCE_CREDENTIAL = Object.fromEntries(
 	GATEWAY_ENDPOINTS.map(({ resource, credential }) => [resource, credential]),
 ) as Record<GatewayResource, GatewayCredentialName>;
 
-/** Endpoint path prefix -> credential. */
 export const ENDPOINT_CREDENTIAL: ReadonlyArray<{ prefix: string; credential: GatewayCredentialName }> =
 	GATEWAY_ENDPOINTS.flatMap(({ credential, prefixes }) => prefixes.map((prefix) => ({ prefix, credential })));
 

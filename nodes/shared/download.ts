@@ -10,30 +10,19 @@ import { systemClock } from './time';
 import { printableUrl } from './urls';
 
 /**
- * Downloads of results the gateway made and charged for (a video, an image
- * returned as a URL). Such a file is the user's paid result, so a download:
- * - is a read: retried on 429, 408, 5xx, network errors and a body cut short,
- *   at most 3 attempts, honouring Retry-After up to 60 s (retry.ts);
- * - is bounded twice: silence (Request Timeout with no byte arriving) and a
- *   total deadline (a host trickling bytes must not hold the execution), and
- *   stops at once when the execution is cancelled (Stop);
- * - streams into n8n's binary store, never held whole in memory;
- * - carries no gateway credential (n8n's plain HTTP helper): result URLs are
- *   pre-signed and may live on a storage host;
- * - fetches only http(s) addresses and never prints a URL's query string,
- *   which may hold a pre-signed token.
+ * Downloads of paid results (a video, an image URL): retried as a read, bounded by
+ * silence and by a total deadline (a host trickling bytes must not hold the run),
+ * streamed into n8n's binary store. No gateway credential goes along (result URLs
+ * are pre-signed, maybe on a storage host), and a URL's query is never printed.
  */
 
 /** How long a download may take in all, as a multiple of Request Timeout. */
 export const DOWNLOAD_DEADLINE_FACTOR = 10;
 
-/** Error bodies of failed downloads are read up to this size, for the message. */
 const MAX_ERROR_BYTES = 4096;
 
-/** Enough first bytes of a file to tell its type (see sniffMediaType). */
 const HEAD_BYTES = 16;
 
-/** The n8n context a download runs in: its node, HTTP helper, binary store and cancel signal. */
 export interface DownloadContext extends BinaryStore {
 	getNode(): INode;
 	helpers: BinaryStore['helpers'] & {
@@ -45,13 +34,11 @@ export interface DownloadContext extends BinaryStore {
 export interface DownloadRequest {
 	url: string;
 	itemIndex: number;
-	/** What is downloaded, in the user's words: "the video of task video_1", "image 2". */
+	/** In the user's words: "the video of task video_1", "image 2". */
 	what: string;
-	/** What to do when the download fails for good (the message says what failed). */
 	advice: string;
-	/** Request Timeout: the longest silence. The total deadline is DOWNLOAD_DEADLINE_FACTOR times it. */
+	/** Request Timeout: the longest silence. */
 	silenceMs: number;
-	/** The file's name and type, from its first bytes and the Content-Type the host sent. */
 	name: (head: Buffer, contentType: string | undefined) => { fileName: string; mimeType: string };
 }
 
@@ -61,7 +48,6 @@ export interface Downloaded {
 	attempts: number;
 }
 
-/** Why an attempt ended without a file. */
 type Ending =
 	| { kind: 'status'; status: number; retryAfter?: string; text: string }
 	| { kind: 'network'; code?: string; cause: string }
@@ -90,7 +76,7 @@ function describe(ending: Ending, silenceMs: number, deadlineMs: number): string
 	}
 }
 
-/** What retry.ts is told about an attempt that failed (undefined: never retried). */
+/** Undefined: never retried. */
 function asFailure(ending: Ending) {
 	if (ending.kind === 'status') return { status: ending.status, retryAfter: ending.retryAfter };
 	if (ending.kind === 'network') return { networkCode: ending.code ?? '' };
@@ -112,10 +98,7 @@ async function readText(body: unknown): Promise<string> {
 	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-/**
- * A host's error text without the URL's query values: a storage host may
- * echo the request, and a pre-signed URL's query holds its token.
- */
+/** A storage host may echo the request, and a pre-signed URL's query holds its token. */
 function withoutSecrets(text: string, url: string): string {
 	let query: URLSearchParams;
 	try {
@@ -137,14 +120,9 @@ function header(headers: Record<string, unknown>, name: string): string | undefi
 	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
 }
 
-/** How one attempt ended: the stored file, or why there is none. */
 type AttemptResult = { ok: true; binary: IBinaryData; contentType?: string } | { ok: false; ending: Ending };
 
-/**
- * One attempt: the request, then the body piped into the store. `guard`
- * closes the body when the execution is cancelled, the deadline passes or
- * the body goes silent; the reason is read from `guard.why`.
- */
+/** `guard` closes the body on Stop, deadline or silence; the reason is then `guard.why`. */
 async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Guard): Promise<AttemptResult> {
 	const networkEnding = (error: unknown): Ending =>
 		guard.why ?? { kind: 'network', code: networkCodeOf(error), cause: errorCause(error) };
@@ -177,7 +155,7 @@ async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Gu
 	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const source = body[Symbol.asyncIterator]();
 	let received = 0;
-	// Why the body ended early. The store sees only that its pieces stopped (and may wrap the error).
+	// The store sees only that its pieces stopped (and may wrap the error).
 	let broke: Ending | undefined;
 	const interrupted = (ending: Ending) => {
 		broke = ending;
@@ -244,12 +222,7 @@ async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Gu
 	}
 }
 
-/**
- * Watches one download: aborts its request, and closes its body, when the
- * execution is cancelled, the total deadline passes, or no byte has arrived
- * for `silenceMs`. A watchdog sleeps until the next moment one of these
- * could happen (n8n's sleep: package code may not use timers).
- */
+/** Aborts a download on Stop, at the deadline or after `silenceMs` without a byte. */
 class Guard {
 	private readonly controller = new AbortController();
 
@@ -323,11 +296,6 @@ class Guard {
 	}
 }
 
-/**
- * Downloads `request.url` into n8n's binary store (see the file's header for
- * the rules). Fails with the node error naming what was downloaded, from
- * where (without the query string), why, and `request.advice`.
- */
 export async function downloadToBinary(ctx: DownloadContext, request: DownloadRequest): Promise<Downloaded> {
 	const clock = systemClock;
 	const deadlineMs = request.silenceMs * DOWNLOAD_DEADLINE_FACTOR;

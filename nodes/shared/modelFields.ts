@@ -6,39 +6,26 @@ import { UNCATALOGUED_MODEL } from './catalog';
 import { isUnset, refusal, shownValue } from './validation';
 
 /**
- * The form as the model resolved for one item sees it. The form shows a field
- * only for the models that accept it, but n8n shows every field when the model
- * comes from an expression, and a typed ID may resolve to another model than
- * the form assumed. So, per item, the model's own display conditions are
- * evaluated (n8n's displayParameter, on the conditions over `model` only, with
- * the model replaced by the one the catalog resolves) and:
- * - a field the model does not accept whose value differs from its default is
- *   refused before sending, naming the field and the model;
- * - such a field left at its default reads as not set (its fallback), and a
- *   collection loses the options the model does not accept, so nothing the
- *   model rejects is sent;
- * - an expression that yields nothing (undefined, null or empty text, e.g.
- *   `{{ $json.style }}` on an item without `style`) means "not set" for every
- *   field: never refused, never sent.
- * Fields whose conditions do not mention the model are read as they are.
+ * The form as the model resolved for one item sees it: n8n shows every field when
+ * the model comes from an expression, so each item re-evaluates the `model`
+ * conditions with the catalog's model. A field that model does not accept is
+ * refused when set away from its default, else read as not set.
  */
 
 const MODEL_KEYS = ['model', '/model'];
 
 interface Gated {
 	property: INodeProperties;
-	/** The property with its model conditions only; undefined: every model accepts it. */
+	/** Its model conditions only; undefined: every model accepts it. */
 	gate?: INodeProperties;
 }
 
 interface Plan {
-	/** Top-level fields by name (a name may have one definition per model group). */
+	/** A name may have one definition per model group. */
 	fields: Map<string, Gated[]>;
-	/** For each collection, its options by name. */
 	collections: Map<string, Map<string, Gated[]>>;
 }
 
-/** Form values are JSON: primitives compare by value, objects by their JSON text. */
 const sameValue = (a: unknown, b: unknown) =>
 	a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
@@ -80,28 +67,17 @@ function planOf(properties: INodeProperties[]): Plan {
 }
 
 export interface ModelFormSpec {
-	/** The operation's form (fields and collections). */
 	properties: INodeProperties[];
 	catalog: Pick<Catalog<CatalogModel>, 'formModelId'>;
-	/**
-	 * Fields the node reads itself and never sends (e.g. "Download URL Results"):
-	 * ignored when the model does not take them, never refused.
-	 */
+	/** Fields the node reads itself and never sends (e.g. "Download URL Results"): never refused. */
 	notSent?: readonly string[];
 }
 
 export interface ModelForm {
-	/** A top-level field's value, or `fallback` when the resolved model does not accept the field. */
 	value<T>(name: string, fallback: T): T;
-	/** A collection's values without the options the resolved model does not accept. */
 	collection(name: string): IDataObject;
 }
 
-/**
- * Reads the form for one item against the model `modelId` (the item's resolved
- * ID): refuses any field set away from its default that this model does not
- * accept.
- */
 export function readModelForm(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -2,12 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodType } from 'zod';
 
-/**
- * Checks an assembled request body before anything is sent. A refusal names
- * the field as the form shows it (`labels` maps wire names to form labels)
- * and says what the interface accepts, so the user can fix it without
- * reading the gateway's documentation.
- */
+/** A refusal before sending names the field as the form shows it and says what is accepted. */
 export function refusal(node: INode, field: string, problem: string, itemIndex?: number): NodeOperationError {
 	return refused(
 		new NodeOperationError(node, `${field}: ${problem}`, {
@@ -17,13 +12,11 @@ export function refusal(node: INode, field: string, problem: string, itemIndex?:
 	);
 }
 
-/** Marks an error as a refusal before sending (nothing reached the gateway), for isRefusal. */
 function refused(error: NodeOperationError): NodeOperationError {
 	error.context = { ...error.context, refusedBeforeSending: true };
 	return error;
 }
 
-/** Whether an error is a refusal of the node's own checks: nothing was sent, nothing charged. */
 export function isRefusal(error: unknown): boolean {
 	return error instanceof NodeOperationError && error.context?.refusedBeforeSending === true;
 }
@@ -41,7 +34,7 @@ function issueText(issue: ZodIssue, labels: Record<string, string>): string {
 	return `${label}${where}: ${issue.message}`;
 }
 
-/** Validates `body` with `schema`; throws one NodeOperationError listing every problem found. */
+/** Throws one error listing every problem; `labels` maps wire names to form labels. */
 export function assertValid<T>(
 	node: INode,
 	schema: ZodType<T>,
@@ -65,44 +58,25 @@ export function assertValid<T>(
 	})();
 }
 
-/**
- * The model ID a body names, for choosing its rules: only a string counts (the
- * schema then refuses anything else as the Model field). `String(value)` would
- * throw on an object from Additional Body Fields such as `{"toString": []}`.
- */
+/** `String(value)` would throw on an object such as `{"toString": []}` from Additional Body Fields. */
 export function modelIdOf(value: unknown): string {
 	return typeof value === 'string' ? value : '';
 }
 
-/**
- * Characters as a user and the gateway count them: Unicode code points, so an
- * emoji or any other character outside the Basic Multilingual Plane is one
- * character, not the two UTF-16 units JavaScript's `length` counts. Every
- * length limit of the interface is checked with this.
- */
+/** Code points, as users and the gateway count: an emoji is one character, not two UTF-16 units. */
 export const charCount = (text: string): number => [...text].length;
 
-/**
- * Whether a form value means "not set": an empty field, or an expression that
- * yields nothing (`{{ $json.style }}` on an item without `style` gives
- * undefined; a JSON null gives null).
- */
+/** An empty field, or an expression that yields nothing (`{{ $json.style }}` without `style`). */
 export function isUnset(value: unknown): value is undefined | null | '' {
 	return value === undefined || value === null || value === '';
 }
 
-/** The value shown in a refusal: JSON, cut to a readable length. */
 export function shownValue(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/**
- * A number typed in the form or given by an expression: unset (see isUnset)
- * gives undefined; a number, or text holding one ("10", " 7.5 "), gives the
- * number; anything else (text such as "ten", a boolean, an object) is refused
- * before sending, naming the field, instead of being dropped.
- */
+/** Accepts a number or text holding one (" 7.5 "); anything else is refused, not dropped. */
 export function formNumber(
 	node: INode,
 	field: string,
@@ -124,17 +98,11 @@ export function formNumber(
 	return number;
 }
 
-/** The refusal of a text over a length limit, counted in characters (see charCount). */
 export function tooManyChars(max: number, text: string, after = ''): string {
 	return `must be at most ${max} characters${after} (has ${charCount(text)})`;
 }
 
-/**
- * A node setting typed in the form or given by an expression (a timeout, a
- * concurrency): unset gives `fallback`; a number outside `min`-`max` (or not
- * whole when `integer`) or text that is no number is refused, naming the
- * field, instead of being replaced by the default or clamped.
- */
+/** A node setting (a timeout, a concurrency) out of range is refused, not clamped. */
 export function formSetting(
 	node: INode,
 	field: string,
