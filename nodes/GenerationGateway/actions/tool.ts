@@ -2,17 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { binaryByteSize, runsAsToolType } from '../../shared/n8nFeatures';
 
 /**
- * The node as an AI Agent tool. n8n runs a `usableAsTool` node as a tool
- * under its type name + `Tool` and hands the agent (or an MCP client, through
- * n8n's MCP Server Trigger) only the JSON of the output items, as text. So, as
- * a tool, each item's JSON lists its files (binary property, file name, MIME
- * type, size, and the gateway's `url` for the file where the gateway gave
- * one) instead of carrying them, says in `filesNote` that the files stay in
- * n8n, and a refusal or gateway error becomes a readable
- * `{error, errorDescription}` item, never a crash of the agent's run.
+ * The node as an AI Agent tool: the agent reads only the items' JSON, as text. So
+ * each item lists its files (name, type, size, the gateway's `url`) instead of
+ * carrying them, and a failure becomes a readable `{error, errorDescription}` item.
  */
 
-/** Whether this run is a tool call of an AI Agent. */
 export function runsAsTool(ctx: IExecuteFunctions): boolean {
 	return runsAsToolType(ctx.getNode().type);
 }
@@ -25,11 +19,7 @@ export const FILES_NOTE_NO_URL =
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * The gateway's address of the file in `property`, where its answer gave one:
- * an entry of `data` naming the property (images returned as URLs), or a
- * video task's `data.url` for the video downloaded into `data`.
- */
+/** An image's `data` entry naming the property, or a video task's `data.url`. */
 function gatewayUrl(json: IDataObject, property: string): string | undefined {
 	const data = json.data;
 	const url = Array.isArray(data)
@@ -41,11 +31,6 @@ function gatewayUrl(json: IDataObject, property: string): string | undefined {
 	return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
 }
 
-/**
- * What an agent can read of an item: its JSON, plus `files` describing its
- * binaries (no Base64). `sizes`: each binary property's size in bytes
- * (`fileSize`), left out where unknown.
- */
 export function toolItem(
 	item: INodeExecutionData,
 	sizes: Record<string, number | undefined> = {},
@@ -67,11 +52,6 @@ export function toolItem(
 	return { ...rest, json: { ...item.json, files, filesNote } };
 }
 
-/**
- * The items as an agent reads them (toolItem), each file's size in bytes
- * found however this n8n keeps it (n8n 1.x and 2.0 give only a text such as
- * "64.6 kB" on the binary; see binaryByteSize).
- */
 export async function toolItems(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],

@@ -2,13 +2,8 @@ import type { CatalogModel } from '../../../shared/catalog';
 import { defineCatalog } from '../../../shared/catalog';
 
 /**
- * The image models of the interface ("POST /v1/images/generations", its
- * per-model combinations table and Limits), as data. The form's displayOptions,
- * the checks in schema.ts and the body builder in body.ts read this
- * table; nothing else knows an image model by name.
- *
- * Variant B: the `imagegen` and `legacyimg` families. Variant C: `imgE`.
- * Variant A: every other model ID (the interface does not list its models).
+ * The image models of POST /v1/images/generations as data, read by the form, schema.ts
+ * and body.ts. Variant B: `imagegen` and `legacyimg`; C: `imgE`; A: any other ID.
  */
 
 export type ImageVariant = 'A' | 'B' | 'C';
@@ -37,11 +32,10 @@ export const IMAGE_MODEL_PARAMETERS: readonly ImageModelParameter[] = [
 
 /** Free WIDTHxHEIGHT sizes of `imagegen-2` and `imagegen-2.5`. */
 export interface FreeSizeRule {
-	/** Both sides must be multiples of this. */
 	multipleOf: number;
-	/** Longest side / shortest side at most this (3 = between 1:3 and 3:1). */
+	/** Longest side / shortest side. */
 	maxRatio: number;
-	/** "At most 3840x2160": the longer side at most 3840 and at most 3840*2160 pixels. */
+	/** "At most 3840x2160": the longer side and the pixel count. */
 	maxLongSide: number;
 	maxPixels: number;
 }
@@ -49,15 +43,13 @@ export interface FreeSizeRule {
 export interface ImageModel extends CatalogModel {
 	family: 'imagegen' | 'legacyimg' | 'imgE';
 	variant: 'B' | 'C';
-	/** Most prompt characters (variant B); undefined = no documented maximum. */
+	/** Undefined: no documented maximum. */
 	promptMaxLength?: number;
-	/** Listed sizes, or the free WIDTHxHEIGHT rule. */
 	sizes: readonly string[] | FreeSizeRule;
-	/** Quality values the model accepts (empty: the member is not sent). */
+	/** Empty: the member is not sent. */
 	qualities: readonly string[];
-	/** Highest `n`; 0 = the gateway rejects `n` for the model. */
+	/** 0: the gateway rejects `n` for the model. */
 	maxImages: number;
-	/** The optional members of the per-model table this model accepts. */
 	parameters: readonly ImageModelParameter[];
 }
 
@@ -170,13 +162,11 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
 
 export const imageCatalog = defineCatalog(IMAGE_MODELS, 'searchImageModels');
 
-/** The request shape for a model ID: its catalog entry (B or C), else the generic variant A. */
 export function imageVariantOf(modelId: string): { variant: ImageVariant; model?: ImageModel } {
 	const model = imageCatalog.resolve(modelId);
 	return model ? { variant: model.variant, model } : { variant: 'A' };
 }
 
-/** Variant A (the generic path): the limits of its request table. */
 export const VARIANT_A_LIMITS = {
 	maxImages: 4,
 	referenceImages: { min: 1, max: 5 },
@@ -184,14 +174,11 @@ export const VARIANT_A_LIMITS = {
 	responseFormats: ['url', 'b64_json'],
 } as const;
 
-/** Variant C: the limits of its request table and the Limits section. */
 export const VARIANT_C_LIMITS = {
 	referenceImages: { max: 3 },
 	seed: { min: 0, max: 2147483647 },
-	/** Pixel area from 512x512 to 2048x2048. */
 	minPixels: 512 * 512,
 	maxPixels: 2048 * 2048,
-	/** Aspect ratio from 1:8 to 8:1. */
 	maxRatio: 8,
 	promptExtendModes: ['direct', 'agent'],
 	responseFormats: ['b64_json', 'url'],
@@ -200,11 +187,9 @@ export const VARIANT_C_LIMITS = {
 /** Variant B's enums that do not depend on the model. */
 export const VARIANT_B_ENUMS = {
 	background: ['transparent', 'opaque', 'auto'],
-	/** `transparent` requires one of these output formats. */
 	transparentFormats: ['png', 'webp'],
 	moderation: ['low', 'auto'],
 	outputFormat: ['png', 'jpeg', 'webp'],
-	/** `output_compression` applies to these output formats only. */
 	compressibleFormats: ['webp', 'jpeg'],
 	outputCompression: { min: 0, max: 100 },
 	partialImages: { min: 0, max: 3 },
@@ -212,7 +197,7 @@ export const VARIANT_B_ENUMS = {
 	style: ['vivid', 'natural'],
 } as const;
 
-/** Models that accept an optional member, for messages like "only legacyimg-3 accepts it". */
+/** For messages like "only legacyimg-3 accepts it". */
 export function modelsAccepting(parameter: ImageModelParameter): string[] {
 	return IMAGE_MODELS.filter((model) => model.parameters.includes(parameter)).map((model) => model.id);
 }

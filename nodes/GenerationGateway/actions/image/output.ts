@@ -8,21 +8,15 @@ import { downloadToBinary } from '../../../shared/download';
 import { MEDIA_BY_FORMAT, sniffMediaType, storeBinaryPieces } from '../../../shared/binary';
 import { refusal } from '../../../shared/validation';
 
-/**
- * The n8n-facing edges of Image → Generate: reference images read from the
- * item's binaries, generated images written as binaries (data, data_1, ...),
- * and URL results downloaded on request.
- */
+/** The n8n-facing edges of Image → Generate: reference images in, generated images out as binaries. */
 
 const FALLBACK_MEDIA: MediaType = { mimeType: 'application/octet-stream', extension: 'bin' };
 
-/** The media type of an image: the format the gateway reported, else the bytes. */
 export function imageMediaType(bytes: Uint8Array, format?: unknown): MediaType {
 	const declared = typeof format === 'string' ? MEDIA_BY_FORMAT[format.toLowerCase()] : undefined;
 	return declared ?? sniffMediaType(bytes) ?? FALLBACK_MEDIA;
 }
 
-/** Writes one image as an n8n binary, named after its position (image-1.png, ...). */
 export async function imageBinary(
 	ctx: IExecuteFunctions,
 	bytes: Buffer,
@@ -33,18 +27,12 @@ export async function imageBinary(
 	return await ctx.helpers.prepareBinaryData(bytes, `${stem}.${media.extension}`, media.mimeType);
 }
 
-/** An image of a JSON answer, stored while it arrived: its binary, and its first bytes to tell its type. */
 export interface StoredImage {
 	binary: IBinaryData;
 	head: Buffer;
 }
 
-/**
- * Writes an image of a JSON answer to n8n's binary store while it arrives
- * (result.ts hands its bytes on piece by piece). Named and typed from its
- * position and the format asked for; `nameImage` corrects both once the
- * whole answer is read.
- */
+/** Named from the format asked for; `nameImage` corrects it once the whole answer is read. */
 export async function storeIncomingImage(
 	ctx: IExecuteFunctions,
 	response: unknown,
@@ -60,7 +48,6 @@ export async function storeIncomingImage(
 	return { binary, head: image.head };
 }
 
-/** Names and types a stored image after its place in the answer and the format the answer reports. */
 export function nameImage(image: StoredImage, stem: string, format?: unknown): IBinaryData {
 	const media = imageMediaType(image.head, format);
 	image.binary.fileName = `${stem}.${media.extension}`;
@@ -76,10 +63,6 @@ export interface ReferenceImageEntry {
 	binaryProperty?: string;
 }
 
-/**
- * The "Reference Images" of an item as strings the gateway accepts: URLs as
- * typed, binaries as data URLs (see image/wireNames.ts).
- */
 export async function readReferenceImages(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -109,12 +92,6 @@ export async function readReferenceImages(
 	return images;
 }
 
-/**
- * Downloads an image the gateway returned as a URL into n8n's binary store
- * (no credential: such URLs are pre-signed; retried, bounded and streamed as
- * shared/download.ts says), typed from its Content-Type, else the format the
- * answer reports, else its bytes.
- */
 export async function downloadImage(
 	ctx: IExecuteFunctions,
 	url: string,
@@ -138,14 +115,12 @@ export async function downloadImage(
 	return binary;
 }
 
-/** The format of a downloaded image: its Content-Type when that names an image format. */
 export function formatFromContentType(contentType?: string): string | undefined {
 	if (!contentType?.startsWith('image/')) return undefined;
 	const format = contentType.slice('image/'.length);
 	return MEDIA_BY_FORMAT[format] ? format : undefined;
 }
 
-/** The elements of the result's `data` list (none when the gateway sent no list). */
 export function dataItems(json: IDataObject): IDataObject[] {
 	return Array.isArray(json.data) ? (json.data as IDataObject[]) : [];
 }

@@ -5,25 +5,17 @@ import { releaseBuffer } from '../../../shared/binary';
 import { errorCause, maybeCharged, operationError } from '../../../shared/errors';
 
 /**
- * Reads an image result (JSON with `b64_json` members) from the response
- * stream without ever holding the Base64 text or the whole image: each
- * `b64_json` string is decoded network chunk by network chunk, and its bytes
- * are handed on as they arrive (to n8n's binary store, see output.ts); the
- * rest of the JSON (a few hundred bytes) is parsed normally with the Base64
- * replaced by a marker.
- *
- * Why (a 20 MB image must not cost several times its size): parsing the whole answer as JSON holds the raw
- * bytes, the text, the parsed string and the decoded image at once (about 7x
- * the image); decoding into one buffer still holds the image (1x) next to the
- * network chunks V8 has not collected yet (about 1.3x); this holds a few
- * chunks.
+ * Reads an image result (JSON with `b64_json` members) from the response stream
+ * without holding the Base64 text or the whole image: each `b64_json` string is
+ * decoded chunk by chunk and its bytes handed on as they arrive; the rest of the
+ * JSON is parsed with each Base64 value replaced by a marker.
  */
 
 const FIELD = Buffer.from('b64_json');
-/** What a decoded `b64_json` value becomes in the parsed JSON: the marker + the image's position. */
+/** Followed by the image's position. */
 export const B64_MARKER = '#b64_json:';
 
-/** Base64 alphabet (standard and URL-safe) -> 6-bit value; 255 for every other byte. */
+/** Standard and URL-safe alphabets -> 6-bit value; 255 for every other byte. */
 const SEXTET = new Uint8Array(256).fill(255);
 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 	.split('')
@@ -45,7 +37,6 @@ enum State {
 	Base64,
 }
 
-/** What the reader found in a network chunk, in order: an image begins, some of its bytes, it ends. */
 export type ImageEvent = { kind: 'start' } | { kind: 'bytes'; bytes: Buffer } | { kind: 'end' };
 
 export class Base64ResultReader {
@@ -58,7 +49,7 @@ export class Base64ResultReader {
 
 	private readonly skeleton: Buffer[] = [];
 
-	/** Base64 decoding state: up to 3 pending sextets in `bits`, `sextets` of them. */
+	/** Up to 3 pending sextets. */
 	private bits = 0;
 
 	private sextets = 0;
@@ -66,16 +57,11 @@ export class Base64ResultReader {
 	/** An escape inside a Base64 value (`\/`), possibly split across chunks. */
 	private pendingEscape = '';
 
-	/** How many `b64_json` values have begun. */
 	images = 0;
 
-	/** Events of the chunk being read. */
 	private events: ImageEvent[] = [];
 
-	/**
-	 * Reads one network chunk; returns what it held of the images. The chunk
-	 * is not kept: the bytes are decoded into new buffers.
-	 */
+	/** The chunk is not kept: its bytes are decoded into new buffers. */
 	push(chunk: Buffer): ImageEvent[] {
 		this.events = [];
 		let copyFrom = 0;
@@ -121,12 +107,10 @@ export class Base64ResultReader {
 		return this.events;
 	}
 
-	/** The JSON text without the Base64 values (each replaced by B64_MARKER + its index). */
 	text(): string {
 		return Buffer.concat(this.skeleton).toString('utf8');
 	}
 
-	/** True when the stream ended inside a Base64 value. */
 	get truncated(): boolean {
 		return this.state !== State.Structure;
 	}
@@ -136,7 +120,7 @@ export class Base64ResultReader {
 		return this.keyBytes.length === FIELD.length && FIELD.every((b, i) => this.keyBytes[i] === b);
 	}
 
-	/** Reads Base64 text from `start`; returns where structure reading resumes. */
+	/** Returns where structure reading resumes. */
 	private readBase64(chunk: Buffer, start: number): number {
 		let index = start;
 		while (index < chunk.length) {
@@ -164,7 +148,7 @@ export class Base64ResultReader {
 		return index;
 	}
 
-	/** JSON escapes a Base64 text may contain: `\/` (and, harmlessly, `\uXXXX` or line breaks). */
+	/** `\/`, and harmlessly `\uXXXX` or line breaks. */
 	private resolveEscape(): void {
 		const escape = this.pendingEscape;
 		if (escape.length < 2) return;
@@ -177,11 +161,7 @@ export class Base64ResultReader {
 		this.pendingEscape = '';
 	}
 
-	/**
-	 * Decodes Base64 bytes into one new buffer per call: no string is made per
-	 * chunk (strings of a 27 MB answer would be garbage worth several times the
-	 * image before the collector runs). Other bytes ("=", line breaks) are skipped.
-	 */
+	/** No string per chunk: strings would pile up as garbage before the collector runs. */
 	private decode(bytes: Buffer, from = 0, to = bytes.length): void {
 		const target = Buffer.allocUnsafeSlow(Math.ceil(((to - from + this.sextets) * 3) / 4));
 		let position = 0;
@@ -220,39 +200,30 @@ export class Base64ResultReader {
 	}
 }
 
-/** Enough first bytes of an image to tell its type (see sniffMediaType). */
 const HEAD_BYTES = 16;
 
-/** One image of the answer, its bytes handed on as they arrive. */
 export interface IncomingImage {
-	/** Its position among the answer's `b64_json` values: the number in its marker. */
+	/** The number in its marker. */
 	index: number;
-	/** Its first bytes (fewer for a tiny image), to tell its type before storing it. */
+	/** To tell its type before storing it. */
 	head: Buffer;
-	/** All its bytes, the head included, in order. Read it to the end before resolving. */
+	/** The head included. */
 	bytes: AsyncIterable<Buffer>;
 }
 
 export interface ParsedImageResult<T> {
 	json: Record<string, unknown>;
-	/** What the sink returned for each image, by marker number; undefined for an empty value. */
+	/** By marker number; undefined for an empty value. */
 	images: Array<T | undefined>;
 }
 
 export interface ImageResultOptions {
 	itemIndex?: number;
-	/** The request's Request Timeout, to say when a stalled answer was closed by it. */
 	timeoutMs?: number;
-	/** The answer's size from Content-Length, to say how much had arrived. */
 	contentLength?: number;
 }
 
-/**
- * Reads a whole image result from a response body, handing each image to
- * `sink` while it arrives (n8n's binary store writes it to disk piece by
- * piece). The images are handed on one after the other, in the order of the
- * answer, each read by the sink to its end before the next begins.
- */
+/** Hands each image to `sink` while it arrives, one after the other, in the answer's order. */
 export async function readImageResult<T>(
 	node: INode,
 	body: AsyncIterable<Buffer | string>,
@@ -267,7 +238,6 @@ export async function readImageResult<T>(
 	let lastChunkAt = Date.now();
 	let failure: NodeOperationError | undefined;
 
-	/** The next event of the answer, reading the network as needed; undefined at its end. */
 	const next = async (): Promise<ImageEvent | undefined> => {
 		while (!queue.length) {
 			let step: IteratorResult<Buffer | string>;
@@ -350,7 +320,6 @@ export async function readImageResult<T>(
 	return { json: json as Record<string, unknown>, images };
 }
 
-/** The error for an answer whose connection broke, or went silent past Request Timeout, while it arrived. */
 function brokenOff(
 	node: INode,
 	error: unknown,

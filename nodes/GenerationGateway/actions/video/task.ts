@@ -12,15 +12,10 @@ import { downloadTaskVideo } from './media';
 import { readRequestSettings } from '../descriptions';
 import { readVideoBody } from './request';
 
-/** The endpoint of every video operation: tasks are created here and read at PATH/{id}. */
+/** Tasks are created here and read at PATH/{id}. */
 export const PATH = '/v1/videos';
 
-/**
- * Task-level steps shared by the video operations: create (never retried
- * once it may have arrived: the transport's `create` kind), read, and turn a finished record into an output item. Every failure
- * message names the task id so the run can be picked up with Wait for
- * Completion.
- */
+/** Task steps shared by the video operations; every failure names the task id, for Wait for Completion. */
 
 export interface CreationResult extends IDataObject {
 	id: string;
@@ -32,24 +27,15 @@ export interface WaitInfo extends IDataObject {
 	mode: 'polling' | 'callback' | 'none';
 	polls: number;
 	waitedSeconds: number;
-	/** Why this way of waiting ran (Wait Mode, and for Auto the batch's size and n8n's resume URL). */
 	reason?: string;
 	/** Why callback mode was asked for but polling ran. */
 	fallback?: string;
 }
 
-/** What to do when a video create may have made a task although no task ID came back. */
 export const VIDEO_MAYBE_CREATED =
 	"A task may exist and be charged: look it up before creating another (the gateway's task list, or Video → Get with its ID if you have one). If it exists, Video → Wait for Completion with its ID gives its video.";
 
-/**
- * The task a failed create's answer names. The interface gives a task id in
- * one answer only, the creation result (`id`, with `status` pending or queue,
- * and `polling_url`); its error envelope (`message`, `type`, `code`, `param`)
- * carries none. So an id is taken only from an answer with the creation
- * result's members: a non-empty `id` beside a creation `status` or a
- * `polling_url`. An `id` alone could name anything (a request, an error).
- */
+/** Only from an answer shaped as a creation result: an `id` alone could name a request or an error. */
 export function taskIdInAnswer(answer: unknown): string | undefined {
 	if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
 	const { id, status, polling_url: pollingUrl } = answer as IDataObject;
@@ -58,7 +44,6 @@ export function taskIdInAnswer(answer: unknown): string | undefined {
 	return isCreation ? id : undefined;
 }
 
-/** What to do when a video create may have made a task: with the task id when the gateway's answer gave one. */
 export function videoMaybeCreated(answer: unknown): string {
 	const id = taskIdInAnswer(answer);
 	if (id === undefined) return VIDEO_MAYBE_CREATED;
@@ -94,12 +79,10 @@ export async function createTask(
 	return created;
 }
 
-/** The router's check before any create: the item's body is built and checked, then dropped. */
+/** The router's check before any create; the body is dropped, not to hold the batch's media in memory. */
 export async function checkVideoBody(this: IExecuteFunctions, itemIndex: number): Promise<void> {
-	// Built again when the item is sent: keeping every item's body (and its files) until then
-	// would hold the whole batch's media in memory.
 	await readVideoBody(this, itemIndex);
-	// The item's request settings too: a bad timeout must not refuse it after others were created.
+	// A bad timeout must not refuse an item after others were created.
 	readRequestSettings(this, itemIndex);
 }
 
@@ -129,7 +112,6 @@ export async function getTask(
 	};
 }
 
-/** A terminal record as the node's output: completed -> the record (+ video); otherwise an error naming the task. */
 export async function finishedItem(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
@@ -143,7 +125,6 @@ export async function finishedItem(
 			`Video task ${id} ended with status "${String(record.status)}"`,
 			{
 				itemIndex,
-				// Every record that reaches here was read with GET (never a callback's body): say so.
 				description: `The gateway's record of the task, read with GET /v1/videos/${id}: ${JSON.stringify(record)}`,
 			},
 		);
