@@ -27,17 +27,15 @@ import { join } from 'node:path';
 
 import type { Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import type { Checks } from '../src/checks';
 import { http } from '../src/http';
-import { installPacked } from '../src/install';
-import { N8n, outputOf, type Certificate, type ExecutionRecord } from '../src/n8n';
+import { outputOf, type ExecutionRecord, type N8n } from '../src/n8n';
 import { outputDir, sleep, waitFor } from '../src/proc';
-import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/callbackState';
+import { QUEUE_DB_POOL_SIZE, startN8n, type PackagedN8n, type PartInput } from '../src/start';
+import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/state';
 import {
 	PACKAGE,
 	countEach,
 	createAndWaitNode,
-	createCredentials,
 	holdTaskEnds,
 	manualItems,
 	withCredentials,
@@ -518,23 +516,13 @@ function tableOf(rows: BurstFigures[], title: string): string {
 	return lines.join('\n');
 }
 
-interface BurstInput {
-	work: string;
-	cert: Certificate;
-	packed: { tarball: string; version: string };
-	sim: Simulator;
-	checks: Checks;
-}
-
-/** Runs `rows` one after another on `n8n` (the process whose REST API the probe calls). */
+/** Runs `rows` one after another on `ctx` (the probe calls its main process's REST API). */
 async function runRows(
-	n8n: N8n,
-	sim: Simulator,
-	checks: Checks,
+	ctx: PackagedN8n,
 	rows: BurstRow[],
 	route?: (url: string) => string,
 ): Promise<{ figures: BurstFigures[]; restarts: RestartFigures[] }> {
-	const credentials = await createCredentials(n8n, sim);
+	const { n8n, sim, checks, credentials } = ctx;
 	const tasks = videoTasks(sim);
 	const saved = { timeout: tasks.callbackTimeoutMs, second: tasks.secondCallbacks };
 	const figures: BurstFigures[] = [];
@@ -605,24 +593,19 @@ function report(name: string, tables: string[], data: unknown): void {
 
 const downloadText = () => `Download Video ${DOWNLOAD ? 'on' : 'off'} (${new Date().toISOString()})`;
 
-export async function runBurst({ work, cert, packed, sim, checks }: BurstInput): Promise<void> {
+export async function runBurst(input: PartInput): Promise<void> {
 	const rows = parseRows();
-	checks.begin(`P15: ${rows.length} batches ending in one instant, n8n single instance (SQLite)`);
-	const home = join(work, 'p15');
-	mkdirSync(join(home, '.n8n'), { recursive: true });
-	installPacked(join(home, '.n8n'), packed.tarball, packed.version);
-	const n8n = new N8n({ name: 'n8n-p15', home, cert });
-	await checks.timed('p15: n8n start', () => n8n.start());
-	await n8n.login();
+	input.checks.begin(`P15: ${rows.length} batches ending in one instant, n8n single instance (SQLite)`);
+	const ctx = await startN8n(input, { name: 'p15' });
 	let result: { figures: BurstFigures[]; restarts: RestartFigures[] };
 	try {
-		result = await runRows(n8n, sim, checks, rows);
+		result = await runRows(ctx, rows);
 	} finally {
-		await n8n.stop();
+		await ctx.stop();
 	}
 	const { figures, restarts } = result;
 	const table =
-		tableOf(figures, `P15, n8n ${n8n.install.version}, one instance, SQLite, ${downloadText()}`) +
+		tableOf(figures, `P15, n8n ${ctx.n8n.install.version}, one instance, SQLite, ${downloadText()}`) +
 		(restarts.length ? `\n${restartTableOf(restarts)}` : '');
 	report('p15', [table], { figures, restarts });
 }
@@ -636,12 +619,12 @@ const QUEUE_ROWS = 'callback:30 callback:100 callback:300 wait-node:30 wait-node
  * one, then two, webhook processes (GG_P15_WEBHOOKS="1 2"). Every callback, and every call of the Wait node's resume URL, goes to the
  * webhook processes in turn, as a balancer in front of them sends it; the REST probe calls main.
  */
-export async function runBurstQueue({ work, cert, packed, sim, checks }: BurstInput): Promise<void> {
+export async function runBurstQueue(input: PartInput): Promise<void> {
+	const { checks } = input;
 	const rows = parseRows(process.env.GG_P15_QUEUE_ROWS || QUEUE_ROWS);
 	if (rows.some((row) => row.way === 'restart'))
 		throw new Error('GG_P15_QUEUE_ROWS: restart rows run on the single instance only (GG_P15_ROWS)');
 	const counts = (process.env.GG_P15_WEBHOOKS || '1 2').split(/\s+/).filter(Boolean).map(Number);
-	const { startQueueDeployment, QUEUE_DB_POOL_SIZE } = await import('../src/queue');
 	const poolSize = Number(process.env.GG_P15_POOL || QUEUE_DB_POOL_SIZE);
 	const tables: string[] = [];
 	const data: Array<{ webhooks: number; figures: BurstFigures[] }> = [];
@@ -649,32 +632,18 @@ export async function runBurstQueue({ work, cert, packed, sim, checks }: BurstIn
 		checks.begin(
 			`P15 queue mode: ${rows.length} batches ending in one instant, PostgreSQL, a worker, ${webhooks} webhook process(es)`,
 		);
-		const deployment = await startQueueDeployment({
-			work,
-			cert,
-			packed,
-			checks,
-			name: `p15-queue-${webhooks}`,
-			webhooks,
-			poolSize,
-		});
-		let turn = 0;
-		const route = (url: string) => {
-			const target = new URL(url);
-			target.port = String(deployment.webhooks[turn++ % deployment.webhooks.length].port);
-			return target.toString();
-		};
+		const ctx = await startN8n(input, { name: `p15-queue-${webhooks}`, queue: { webhooks, poolSize } });
 		try {
-			const { figures } = await runRows(deployment.main, sim, checks, rows, route);
+			const { figures } = await runRows(ctx, rows, ctx.balancer());
 			data.push({ webhooks, figures });
 			tables.push(
 				tableOf(
 					figures,
-					`P15, n8n ${deployment.main.install.version}, queue mode (PostgreSQL, a pool of ${poolSize} per process, a worker), ${webhooks} webhook process${webhooks > 1 ? 'es' : ''}, ${downloadText()}`,
+					`P15, n8n ${ctx.n8n.install.version}, queue mode (PostgreSQL, a pool of ${poolSize} per process, a worker), ${webhooks} webhook process${webhooks > 1 ? 'es' : ''}, ${downloadText()}`,
 				),
 			);
 		} finally {
-			await deployment.stop();
+			await ctx.stop();
 		}
 	}
 	report('p15-queue', tables, data);

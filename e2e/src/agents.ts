@@ -33,12 +33,11 @@ import type { Simulator } from '../../test/simulator';
 import type { Checks } from './checks';
 import { postStreaming } from './chat';
 import { ANSWER_PREFIX, MODEL_KEY, startChatModel, type ChatModel, type ModelRequest } from './chatModel';
-import { olderVersions } from './compat';
 import { http } from './http';
-import { installPacked } from './install';
-import { N8n, N8N_VERSION, outputOf, type Certificate } from './n8n';
+import { N8N_VERSION, olderVersions, outputOf, type N8n } from './n8n';
 import { outputDir, waitFor } from './proc';
-import { createCredentials, PACKAGE, withCredentials, type Workflow } from './workflows';
+import { startN8n, type PackagedN8n, type PartInput } from './start';
+import { PACKAGE, withCredentials, type Workflow } from './workflows';
 
 const AGENT = 'AI Agent';
 const MODEL = 'OpenAI Chat Model';
@@ -156,14 +155,6 @@ const CASES: ToolCase[] = [
 	},
 ];
 
-interface AgentsOptions {
-	work: string;
-	cert: Certificate;
-	packed: { tarball: string; version: string };
-	sim: Simulator;
-	checks: Checks;
-}
-
 /** Node type versions that every supported release has. */
 interface Versions {
 	agent: number;
@@ -185,7 +176,7 @@ interface Run {
 	seen: Record<string, unknown>;
 }
 
-export async function runAgents(options: AgentsOptions): Promise<void> {
+export async function runAgents(options: PartInput): Promise<void> {
 	const model = await startChatModel();
 	options.checks.note(`stand-in chat model on ${model.url}`);
 	try {
@@ -211,19 +202,17 @@ function pick(
 	return listed.length ? Math.max(...listed) : undefined;
 }
 
-async function runOn(version: string, model: ChatModel, { work, cert, packed, sim, checks }: AgentsOptions) {
+async function runOn(version: string, model: ChatModel, input: PartInput) {
+	const { sim, checks } = input;
 	const label = `agents-${version}`;
 	checks.begin(`n8n ${version}: agents, start`);
-	const home = join(work, label);
-	mkdirSync(join(home, '.n8n'), { recursive: true });
-	installPacked(join(home, '.n8n'), packed.tarball, packed.version);
-	const n8n = new N8n({ name: `n8n-${label}`, home, cert, version });
 	const dir = join(outputDir, label);
 	mkdirSync(dir, { recursive: true });
 	const seen: Record<string, unknown> = { n8n: version };
+	let started: PackagedN8n | undefined;
 	try {
-		await checks.timed(`${label}: n8n start`, () => n8n.start());
-		await n8n.login();
+		started = await startN8n(input, { name: label, version });
+		const { n8n } = started;
 		const types = await n8n.nodeTypes();
 		const versions: Versions = {
 			agent: pick(types, '@n8n/n8n-nodes-langchain.agent', 2.2) ?? 0,
@@ -241,7 +230,7 @@ async function runOn(version: string, model: ChatModel, { work, cert, packed, si
 			types.some((t) => t.name === `${PACKAGE}.generationGatewayTool`),
 		);
 		const ids = {
-			...(await createCredentials(n8n, sim)),
+			...started.credentials,
 			openAiApi: await n8n.createCredential('openAiApi', 'Stand-in model', {
 				apiKey: MODEL_KEY,
 				url: model.url,
@@ -279,7 +268,7 @@ async function runOn(version: string, model: ChatModel, { work, cert, packed, si
 		checks.broke(`n8n ${version}: agents`, error);
 	} finally {
 		writeFileSync(join(dir, 'seen.json'), JSON.stringify(seen, null, 2));
-		await n8n.stop();
+		await started?.stop();
 	}
 }
 

@@ -11,9 +11,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { OWNER } from './n8n';
+import { closeNode, launchChromium, login, newPage, openNode, readForm, type Form } from './editor';
 import { outputDir } from './proc';
 import {
 	exampleFiles,
@@ -24,17 +24,6 @@ import {
 	type Workflow,
 } from './workflows';
 
-export const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
-
 const shotsDir = join(outputDir, 'browser');
 const ACTION = `${PACKAGE}.generationGateway`;
 const TRIGGER = `${PACKAGE}.generationGatewayTrigger`;
@@ -42,95 +31,6 @@ const TRIGGER = `${PACKAGE}.generationGatewayTrigger`;
 /** The text of the package's entry in the node panel (the trigger's description, see nodePanel). */
 const PANEL_ENTRY_TEXT =
 	'Generate images, videos, speech and text through the Generation Gateway, and start workflows when a video task finishes';
-
-/** What the open node form shows. */
-interface Form {
-	/** Labels of the visible fields, top to bottom (credential field first). */
-	labels: string[];
-	/** Label -> 'list' (a dropdown) or 'text' (typed), for the visible fields. */
-	kinds: Record<string, 'list' | 'text'>;
-	/** Label -> value shown. */
-	values: Record<string, string>;
-	/** Collection label (e.g. Options) -> the entries its "Add Option" offers. */
-	collections: Record<string, string[]>;
-	/** The credential field's label, and the credentials its dropdown offers. */
-	credential?: { label: string; offered: string[]; value: string };
-	/** Labels of the credential field and the visible fields in the order the form draws them. */
-	order: string[];
-	/** Parameter name -> the entries its dropdown offers (only for the lists a state asks to open). */
-	lists: Record<string, string[]>;
-}
-
-async function readForm(page: Page): Promise<Form> {
-	return await page.evaluate(() => {
-		const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
-		const form: Form = { labels: [], kinds: {}, values: {}, collections: {}, order: [], lists: {} };
-		for (const el of document.querySelectorAll(
-			'[data-test-id="credentials-label"], [data-test-id="input-label"]',
-		)) {
-			if ((el as HTMLElement).offsetParent === null) continue;
-			const inCredential = el.closest('[data-test-id="credentials-label"]');
-			if (inCredential && inCredential !== el) continue;
-			const label = text(el.querySelector('label span')) || text(el);
-			if (label) form.order.push(label);
-		}
-		const credential = document.querySelector('[data-test-id="credentials-label"]');
-		if (credential) {
-			const select = document.querySelector('[data-test-id="node-credentials-select"]');
-			const input = select?.querySelector('input') as HTMLInputElement | null;
-			const listId = input?.getAttribute('aria-controls');
-			const offered = listId
-				? [
-						...document.querySelectorAll(
-							`#${CSS.escape(listId)} li[data-test-id^="node-credentials-select-item-"]`,
-						),
-					]
-						.filter((li) => li.getAttribute('data-test-id') !== 'node-credentials-select-item-new')
-						.map((li) => text(li))
-				: [];
-			const value =
-				text(select?.querySelector('.el-select__selected-item, .el-select__placeholder')) ||
-				input?.value ||
-				'';
-			form.credential = { label: text(credential.querySelector('label span')), offered, value };
-			form.labels.push(form.credential.label);
-		}
-		const labelOf = (el: Element | null) =>
-			text(el?.querySelector('label span')) ||
-			text(el?.querySelector('[data-test-id="input-label"]')) ||
-			text(el);
-		for (const labelEl of document.querySelectorAll('[data-test-id="input-label"]')) {
-			if (labelEl.closest('[data-test-id="credentials-label"]')) continue;
-			if ((labelEl as HTMLElement).offsetParent === null) continue; // another tab (Settings)
-			const label = labelOf(labelEl);
-			if (!label) continue;
-			form.labels.push(label);
-			const name = labelEl.querySelector('label')?.getAttribute('for');
-			const input = name
-				? document.querySelector(`[data-test-id="parameter-input-${CSS.escape(name)}"]`)
-				: null;
-			if (!input) continue;
-			const combobox = input.querySelector('input[role="combobox"]') as HTMLInputElement | null;
-			const field = input.querySelector('textarea, input') as HTMLInputElement | HTMLTextAreaElement | null;
-			form.kinds[label] = combobox ? 'list' : 'text';
-			form.values[label] = combobox
-				? text(input.querySelector('.el-select__selected-item')) || combobox.value
-				: (field?.value ?? text(input.querySelector('.cm-content')));
-		}
-		for (const add of document.querySelectorAll('[data-test-id="collection-parameter-add"] input')) {
-			const item = add.closest('[data-test-id="parameter-item"]');
-			const listId = add.getAttribute('aria-controls');
-			form.collections[labelOf(item)] = listId
-				? [
-						...document.querySelectorAll(
-							`#${CSS.escape(listId)} li[data-test-id="collection-parameter-option"]`,
-						),
-					].map((li) => text(li))
-				: [];
-		}
-		return form;
-	});
-}
 
 /** The entries a list field's dropdown offers (each entry's name; n8n adds its description below it). */
 async function listEntries(page: Page, parameter: string): Promise<string[]> {
@@ -172,36 +72,6 @@ function statesWorkflow(
 		} as Workflow,
 		credentials,
 	);
-}
-
-export async function login(page: Page, url: string): Promise<void> {
-	await page.goto(`${url}/signin`);
-	// The email field's id differs between n8n releases (1.x and 2.0: a plain email input).
-	await page
-		.locator('#emailOrLdapLoginId, input[type="email"], input[name="email"]')
-		.first()
-		.fill(OWNER.email);
-	await page.locator('#password, input[type="password"]').first().fill(OWNER.password);
-	await page.click('[data-test-id="form-submit-button"]');
-	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
-}
-
-/** Opens a saved workflow and the named node's form; returns what the form shows. */
-export async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
-	if (!page.url().endsWith(`/workflow/${workflowId}`)) await page.goto(`${url}/workflow/${workflowId}`);
-	await page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`).dblclick();
-	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
-	await page.waitForTimeout(500); // fields that depend on loaded options settle
-	return await readForm(page);
-}
-
-/** Closes the node's form; the next node of the same workflow opens without reloading the editor. */
-export async function closeNode(page: Page): Promise<void> {
-	await page.locator('[data-test-id="ndv-close-button"]').first().click();
-	await page
-		.locator('[data-test-id="parameter-item"]')
-		.first()
-		.waitFor({ state: 'detached', timeout: 15_000 });
 }
 
 async function shot(page: Page, name: string): Promise<string> {
@@ -615,16 +485,8 @@ export async function runBrowser(ctx: Context): Promise<void> {
 	const { checks, n8n } = ctx;
 	mkdirSync(shotsDir, { recursive: true });
 	checks.begin('browser: log in');
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: CHROMIUM_FLAGS,
-		headless: true,
-		timeout: 60_000,
-	});
-	const page = await (
-		await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1600, height: 1000 } })
-	).newPage();
-	page.setDefaultTimeout(30_000);
+	const browser = await launchChromium();
+	const page = await newPage(browser);
 	const attempt = async (what: string, body: () => Promise<void>) => {
 		try {
 			await body();
@@ -744,18 +606,10 @@ export async function formScreenshot(
 ): Promise<void> {
 	const { checks, n8n } = ctx;
 	mkdirSync(shotsDir, { recursive: true });
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: CHROMIUM_FLAGS,
-		headless: true,
-		timeout: 60_000,
-	});
+	const browser = await launchChromium();
 	const name = `compat-${ctx.label}-${node.replace(/\W+/g, '-').toLowerCase()}`;
 	try {
-		const page = await (
-			await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1600, height: 1000 } })
-		).newPage();
-		page.setDefaultTimeout(30_000);
+		const page = await newPage(browser);
 		try {
 			await login(page, n8n.url);
 			const workflow = withCredentials(loadWorkflow(file), ctx.credentials);

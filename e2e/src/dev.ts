@@ -14,13 +14,12 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { chromium } from 'playwright-core';
-
-import { CHROMIUM_FLAGS } from './browser';
 import type { Checks } from './checks';
+import { launchChromium, login, newPage } from './editor';
 import { http } from './http';
 import { repoRoot } from './n8n';
 import { outputDir, start, waitFor, type Proc } from './proc';
+import type { PartInput } from './start';
 
 const shotsDir = join(outputDir, 'dev');
 const VIDEO_EXAMPLE = 'Generation Gateway: create a video and wait for it';
@@ -188,7 +187,7 @@ async function interrupt(checks: Checks, name: string, proc: Proc, banner: Banne
 	checks.ok(`${name}: no port left (n8n ${ports[0]}, simulator ${ports[1]})`, open.length === 0, open);
 }
 
-export async function runDev(checks: Checks): Promise<void> {
+export async function runDev({ checks }: PartInput): Promise<void> {
 	mkdirSync(shotsDir, { recursive: true });
 	const dir = mkdtempSync(join(tmpdir(), 'gg-n8n-dev-'));
 	const examples = readdirSync(join(repoRoot, 'examples')).filter((f) => f.endsWith('.json')).length;
@@ -216,19 +215,10 @@ export async function runDev(checks: Checks): Promise<void> {
 		);
 
 		checks.begin('dev: the editor in Chromium, with the printed login');
-		const browser = await chromium.launch({
-			executablePath: '/usr/bin/chromium',
-			args: CHROMIUM_FLAGS,
-			timeout: 60_000,
-		});
+		const browser = await launchChromium();
 		try {
-			const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
-			page.setDefaultTimeout(30_000);
-			await page.goto(`${url}/signin`);
-			await page.fill('#emailOrLdapLoginId', email);
-			await page.fill('#password', password);
-			await page.click('[data-test-id="form-submit-button"]');
-			await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+			const page = await newPage(browser);
+			await login(page, url, { email, password });
 			checks.ok('dev: signed in with the printed login', true, page.url());
 			await page.goto(`${url}/home/workflows`);
 			await page.getByText(VIDEO_EXAMPLE, { exact: true }).first().click();

@@ -38,23 +38,35 @@ import { join } from 'node:path';
 
 import { startSimulator } from '../../test/simulator';
 import { Checks } from './checks';
-import { N8n, repoRoot, type Certificate } from './n8n';
-import { installPacked } from './install';
+import { repoRoot, type Certificate } from './n8n';
 import { outputDir, run, stopAll } from './proc';
-import {
-	checkToolVariant,
-	createCredentials,
-	exampleFiles,
-	runCallbackTimeout,
-	runCallbackWait,
-	runExample,
-	type Context,
-} from './workflows';
+import { runSingle } from './single';
+import { startN8n, type PartInput } from './start';
+import { checkToolVariant } from './workflows';
 
 const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
 /** Parts that run only when named: `pictures` writes into the checkout (docs/images/), `p15` and `p15-queue` are benches of 15 to 30 minutes. */
 const ON_REQUEST = ['pictures', 'p15', 'p15-queue'] as const;
 type Part = (typeof PARTS)[number] | (typeof ON_REQUEST)[number];
+
+/** The parts that start their own n8n, in the order they run: the part, its timing's label, its code. */
+const OWN_N8N: Array<[Part, string, () => Promise<(input: PartInput) => Promise<void>>]> = [
+	[
+		'registry',
+		'registry: install from a local registry',
+		async () => (await import('./registry')).runRegistry,
+	],
+	['compat', 'compat: older n8n', async () => (await import('./compat')).runCompat],
+	['agents', 'agents: AI Agent, streaming chat, MCP', async () => (await import('./agents')).runAgents],
+	['p15', 'p15: batches ending in one instant', async () => (await import('../bench/burst')).runBurst],
+	[
+		'p15-queue',
+		'p15-queue: batches ending in one instant, queue mode',
+		async () => (await import('../bench/burst')).runBurstQueue,
+	],
+	['queue', 'queue mode', async () => (await import('./queue')).runQueue],
+	['dev', 'dev: ./scripts/run n8n', async () => (await import('./dev')).runDev],
+];
 
 function certificate(dir: string): Certificate {
 	const key = join(dir, 'key.pem');
@@ -80,7 +92,7 @@ function certificate(dir: string): Certificate {
 }
 
 /** npm pack of the built package (what npm publish would upload). */
-export function pack(dir: string): { tarball: string; version: string; files: string[] } {
+function pack(dir: string): { tarball: string; version: string; files: string[] } {
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
 		cwd: repoRoot,
 		encoding: 'utf8',
@@ -118,51 +130,14 @@ async function main(): Promise<void> {
 		);
 		checks.note(`simulator on ${sim.url}`);
 
+		const input: PartInput = { work, cert, packed, sim, checks };
+
+		// single, browser, chat and pictures share one n8n.
 		if (parts.has('single') || parts.has('browser') || parts.has('chat') || parts.has('pictures')) {
-			const home = join(work, 'single');
-			mkdirSync(join(home, '.n8n'), { recursive: true });
-			installPacked(join(home, '.n8n'), packed.tarball, packed.version);
-			const n8n = new N8n({ name: 'n8n-single', home, cert });
 			checks.begin('single instance: start');
-			await checks.timed('single: n8n start', () => n8n.start());
-			await n8n.login();
-			checks.note(`n8n on ${n8n.url}, user folder ${n8n.userFolder}`);
-			const ctx: Context = {
-				n8n,
-				sim,
-				checks,
-				credentials: await createCredentials(n8n, sim),
-				label: 'single',
-			};
+			const ctx = await startN8n(input, { name: 'single' });
 			await checkToolVariant(ctx);
-			if (parts.has('single')) {
-				await checks.timed('single: examples', async () => {
-					for (const file of exampleFiles()) {
-						checks.begin(`single instance: examples/${file.split('/').pop()}`);
-						try {
-							await runExample(ctx, file);
-						} catch (error) {
-							checks.broke(file, error);
-						}
-					}
-				});
-				checks.begin('single instance: Create and Wait by callback, 3 items finishing together');
-				await checks.timed('single: callback wait', async () => {
-					try {
-						await runCallbackWait(ctx, 3);
-					} catch (error) {
-						checks.broke('callback wait', error);
-					}
-				});
-				checks.begin('single instance: Create and Wait by callback whose Wait Timeout passes first');
-				await checks.timed('single: callback wait timeout', async () => {
-					try {
-						await runCallbackTimeout(ctx);
-					} catch (error) {
-						checks.broke('callback wait timeout', error);
-					}
-				});
-			}
+			if (parts.has('single')) await runSingle(ctx, 'single instance');
 			if (parts.has('chat')) {
 				checks.begin("single instance: streaming into n8n's chat (Chat Trigger → Message Create)");
 				const { runChat } = await import('./chat');
@@ -183,43 +158,13 @@ async function main(): Promise<void> {
 				const { runPictures } = await import('./pictures');
 				await checks.timed('pictures', () => runPictures(ctx));
 			}
-			await n8n.stop();
+			await ctx.stop();
 		}
-		if (parts.has('registry')) {
-			const { runRegistry } = await import('./registry');
-			await checks.timed('registry: install from a local registry', () =>
-				runRegistry({ work, cert, packed, sim, checks }),
-			);
-		}
-		if (parts.has('compat')) {
-			const { runCompat } = await import('./compat');
-			await checks.timed('compat: older n8n', () => runCompat({ work, cert, packed, sim, checks }));
-		}
-		if (parts.has('agents')) {
-			const { runAgents } = await import('./agents');
-			await checks.timed('agents: AI Agent, streaming chat, MCP', () =>
-				runAgents({ work, cert, packed, sim, checks }),
-			);
-		}
-		if (parts.has('p15')) {
-			const { runBurst } = await import('../bench/burst');
-			await checks.timed('p15: batches ending in one instant', () =>
-				runBurst({ work, cert, packed, sim, checks }),
-			);
-		}
-		if (parts.has('p15-queue')) {
-			const { runBurstQueue } = await import('../bench/burst');
-			await checks.timed('p15-queue: batches ending in one instant, queue mode', () =>
-				runBurstQueue({ work, cert, packed, sim, checks }),
-			);
-		}
-		if (parts.has('queue')) {
-			const { runQueue } = await import('./queue');
-			await checks.timed('queue mode', () => runQueue({ work, cert, packed, sim, checks }));
-		}
-		if (parts.has('dev')) {
-			const { runDev } = await import('./dev');
-			await checks.timed('dev: ./scripts/run n8n', () => runDev(checks));
+		// The other parts start their own n8n, one after another.
+		for (const [part, label, load] of OWN_N8N) {
+			if (!parts.has(part)) continue;
+			const runPart = await load();
+			await checks.timed(label, () => runPart(input));
 		}
 	} catch (error) {
 		checks.broke('the suite stopped early', error);

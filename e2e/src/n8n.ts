@@ -3,7 +3,7 @@
  * One real n8n process (main or worker) from e2e/n8n/<version>/, on loopback over https,
  * and a client for its REST API (the calls the editor makes).
  */
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { http } from './http';
@@ -31,6 +31,20 @@ export function n8nInstall(version = N8N_VERSION): N8nInstall {
 		throw new Error(`n8n ${version} is not installed: run bash e2e/n8n/install.sh ${version}`);
 	}
 	return { version, modules, bin: join(modules, 'n8n', 'bin', 'n8n'), node: realpathSync(join(pin, 'node')) };
+}
+
+/** The older n8n releases the suite proves (every folder of e2e/n8n/ but N8N_VERSION), oldest first. */
+export function olderVersions(): string[] {
+	const byVersion = (a: string, b: string) => {
+		const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+		return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+	};
+	return readdirSync(join(e2eDir, 'n8n'), { withFileTypes: true })
+		.filter(
+			(entry) => entry.isDirectory() && entry.name !== N8N_VERSION && /^\d+\.\d+\.\d+$/.test(entry.name),
+		)
+		.map((entry) => entry.name)
+		.sort(byVersion);
 }
 
 export const n8nModules = join(e2eDir, 'n8n', N8N_VERSION, 'node_modules');

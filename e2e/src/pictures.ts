@@ -10,9 +10,9 @@
 import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
-import { CHROMIUM_FLAGS, closeNode, login, openNode } from './browser';
+import { closeNode, launchChromium, login, newPage, openNode } from './editor';
 import { repoRoot } from './n8n';
 import { outputDir } from './proc';
 import { examplesDir, loadWorkflow, PACKAGE, withCredentials, type Context } from './workflows';
@@ -52,10 +52,7 @@ async function firstVisible(page: Page, selectors: string[]): Promise<Locator> {
 export async function takePictures(ctx: Context, browser: Browser): Promise<string[]> {
 	const { checks, n8n } = ctx;
 	mkdirSync(picturesDir, { recursive: true });
-	const page = await (
-		await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } })
-	).newPage();
-	page.setDefaultTimeout(30_000);
+	const page = await newPage(browser, { width: 1280, height: 800 });
 	const taken: string[] = [];
 	const attempt = async (what: string, body: () => Promise<void>) => {
 		try {
@@ -269,12 +266,7 @@ export function copyPictures(ctx: Context): void {
 
 /** The `pictures` part: the pictures alone, then into docs/images/. */
 export async function runPictures(ctx: Context): Promise<void> {
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: CHROMIUM_FLAGS,
-		headless: true,
-		timeout: 60_000,
-	});
+	const browser = await launchChromium();
 	try {
 		await takePictures(ctx, browser);
 	} finally {

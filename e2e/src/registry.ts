@@ -17,20 +17,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Simulator } from '../../test/simulator';
-import type { Checks } from './checks';
 import { http } from './http';
-import { e2eDir, N8n, type Certificate } from './n8n';
+import { e2eDir } from './n8n';
 import { freePort, run, start, stop, waitFor } from './proc';
-import { createCredentials, examplesDir, PACKAGE, runExample, type Context } from './workflows';
-
-interface RegistryInput {
-	work: string;
-	cert: Certificate;
-	packed: { tarball: string; version: string };
-	sim: Simulator;
-	checks: Checks;
-}
+import { startN8n, type PartInput } from './start';
+import { createCredentials, examplesDir, PACKAGE, runExample } from './workflows';
 
 function upstreamRegistry(): string {
 	return execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim().replace(/\/?$/, '/');
@@ -119,7 +110,8 @@ exec ${realNpm} "\${args[@]}"
 	return { bin, log };
 }
 
-export async function runRegistry({ work, cert, packed, sim, checks }: RegistryInput): Promise<void> {
+export async function runRegistry(input: PartInput): Promise<void> {
+	const { work, packed, sim, checks } = input;
 	checks.begin('registry: publish to a local npm registry');
 	const dir = join(work, 'registry');
 	const verdaccio = await startVerdaccio(dir);
@@ -139,15 +131,14 @@ export async function runRegistry({ work, cert, packed, sim, checks }: RegistryI
 
 		const home = join(work, 'registry-n8n');
 		checks.begin('registry: N8N_COMMUNITY_PACKAGES_REGISTRY');
-		const licensed = new N8n({
-			name: 'n8n-registry-env',
+		// n8n alone: the package comes through its installer.
+		const licensed = await startN8n(input, {
+			name: 'registry-env',
 			home,
-			cert,
+			withPackage: false,
 			env: { N8N_COMMUNITY_PACKAGES_REGISTRY: verdaccio.url },
 		});
-		await licensed.start();
-		await licensed.login();
-		const refused = await licensed
+		const refused = await licensed.n8n
 			.rest('POST', '/community-packages', { name: PACKAGE, version: packed.version })
 			.then(() => 'installed')
 			.catch((error: Error) => error.message);
@@ -160,14 +151,13 @@ export async function runRegistry({ work, cert, packed, sim, checks }: RegistryI
 
 		checks.begin("registry: install through n8n's Community Nodes installer");
 		const wrapper = npmWrapper(dir, `${verdaccio.url}/`);
-		const n8n = new N8n({
-			name: 'n8n-registry',
+		const ctx = await startN8n(input, {
+			name: 'registry',
 			home,
-			cert,
+			withPackage: false,
 			env: { PATH: `${wrapper.bin}:${process.env.PATH}` },
 		});
-		await n8n.start();
-		await n8n.login();
+		const { n8n } = ctx;
 		const before = (await n8n.nodeTypes()).map((t) => t.name);
 		checks.ok(
 			'before the install n8n has no Generation Gateway node',
@@ -208,13 +198,7 @@ export async function runRegistry({ work, cert, packed, sim, checks }: RegistryI
 			types.includes(`${PACKAGE}.generationGateway`) && types.includes(`${PACKAGE}.generationGatewayTrigger`),
 		);
 
-		const ctx: Context = {
-			n8n,
-			sim,
-			checks,
-			credentials: await createCredentials(n8n, sim),
-			label: 'registry',
-		};
+		ctx.credentials = await createCredentials(n8n, sim);
 		for (const example of ['account-balance', 'speech-synthesize']) {
 			const file = join(examplesDir, `${example}.json`);
 			if (existsSync(file)) await runExample(ctx, file);
@@ -233,7 +217,7 @@ export async function runRegistry({ work, cert, packed, sim, checks }: RegistryI
 			!typesAfter.some((n) => n.startsWith(`${PACKAGE}.`)),
 			typesAfter.filter((n) => n.startsWith(`${PACKAGE}.`)),
 		);
-		await n8n.stop();
+		await ctx.stop();
 	} finally {
 		await stop(verdaccio.proc);
 	}

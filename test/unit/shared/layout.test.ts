@@ -7,22 +7,30 @@ import { join, relative, resolve } from 'node:path';
  * import nothing from the action node's resource folders, so a resource can be
  * changed, added or removed in its own folder without touching them.
  */
-const nodesDir = join(__dirname, '..', '..', '..', 'nodes');
+const repoRoot = join(__dirname, '..', '..', '..');
+const nodesDir = join(repoRoot, 'nodes');
 const actionsDir = join(nodesDir, 'GenerationGateway');
+const e2eDir = join(repoRoot, 'e2e');
 
-function tsFiles(dir: string): string[] {
+/** The .ts files under `dir`, but for the folders named in `skip` (installed modules). */
+function tsFiles(dir: string, skip: string[] = []): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
 		entry.isDirectory()
-			? tsFiles(join(dir, entry.name))
+			? skip.includes(entry.name)
+				? []
+				: tsFiles(join(dir, entry.name), skip)
 			: entry.name.endsWith('.ts')
 				? [join(dir, entry.name)]
 				: [],
 	);
 }
 
+/** The files a file imports by a relative path: `from './x'` and the e2e suite's lazy `import('./x')`. */
 function relativeImports(file: string): string[] {
 	const source = readFileSync(file, 'utf8');
-	return [...source.matchAll(/from '(\.[^']*)'/g)].map((match) => resolve(join(file, '..'), match[1]));
+	return [...source.matchAll(/(?:from |import\()'(\.[^']*)'/g)].map((match) =>
+		resolve(join(file, '..'), match[1]),
+	);
 }
 
 const outside = [
@@ -109,6 +117,21 @@ describe('imports', () => {
 
 	it('has no import cycle in nodes/', () => {
 		const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(nodesDir, file)));
+		expect(cycles).toEqual([]);
+	});
+});
+
+describe('imports of the e2e suite, its benches and tools', () => {
+	// e2e/node_modules holds the suite's tools, e2e/n8n/<version>/node_modules the n8n installs.
+	const graph = importGraph(tsFiles(e2eDir, ['node_modules', 'n8n']));
+
+	it('reads every import, lazy ones too', () => {
+		expect(graph.size).toBeGreaterThan(15);
+		expect(graph.get(join(e2eDir, 'src', 'main.ts'))).toContain(join(e2eDir, 'src', 'browser.ts'));
+	});
+
+	it('has no import cycle in e2e/', () => {
+		const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(e2eDir, file)));
 		expect(cycles).toEqual([]);
 	});
 });
