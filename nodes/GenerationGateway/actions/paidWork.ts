@@ -2,25 +2,20 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
- * Work the gateway accepted during one run of the node and goes on with, at
- * a cost, whatever happens to the run (video tasks), and the tasks of the
- * run already known to be completed. When the run fails, its error names
- * every such task, and gives the record of each completed one, so nothing
- * paid for is lost: the user can pick each one up by its id. Kept per
- * execution context (one per node run).
+ * Paid work the gateway goes on with whatever happens to the run (video tasks),
+ * kept per node run: a failed run's error names every task, so nothing paid for is lost.
  */
 
 export interface CreatedTask {
 	itemIndex: number;
 	taskId: string;
-	/** When the create was answered (ms since the epoch): a batch wait counts the task's deadline from here. */
+	/** A batch wait counts the task's deadline from here. */
 	createdAt: number;
 }
 
 export interface CompletedTask {
 	itemIndex: number;
 	taskId: string;
-	/** The gateway's record of the completed task, read with GET. */
 	record: IDataObject;
 }
 
@@ -42,33 +37,28 @@ function tasksOf(ctx: IExecuteFunctions): RunTasks {
 
 const byItem = (a: { itemIndex: number }, b: { itemIndex: number }) => a.itemIndex - b.itemIndex;
 
-/** Notes a task the gateway created for item `itemIndex` of this run. */
 export function noteCreatedTask(ctx: IExecuteFunctions, itemIndex: number, taskId: string): void {
 	tasksOf(ctx).created.push({ itemIndex, taskId, createdAt: Date.now() });
 }
 
-/** Notes a task of item `itemIndex` that the run saw completed, with the record that says so. */
 export function noteCompletedTask(ctx: IExecuteFunctions, itemIndex: number, record: IDataObject): void {
 	tasksOf(ctx).completed.push({ itemIndex, taskId: String(record.id ?? ''), record });
 }
 
-/** The tasks this run created, in item order. */
 export function createdTasks(ctx: IExecuteFunctions): CreatedTask[] {
 	return [...(tasksByRun.get(ctx)?.created ?? [])].sort(byItem);
 }
 
-/** The tasks this run saw completed, in item order. */
 export function completedTasks(ctx: IExecuteFunctions): CompletedTask[] {
 	return [...(tasksByRun.get(ctx)?.completed ?? [])].sort(byItem);
 }
 
-/** Records kept whole in an error's text; the others are named by id (their records stay in the error's context). */
+/** Records kept whole in an error's text; the others are named by id. */
 const RECORDS_IN_TEXT = 20;
 
 const listed = (tasks: Array<{ taskId: string; itemIndex: number }>) =>
 	tasks.map((task) => `${task.taskId} (item ${task.itemIndex})`).join(', ');
 
-/** What the error of a failed run adds about the tasks it created and saw completed (empty when none). */
 export function createdTasksAdvice(tasks: CreatedTask[], completed: CompletedTask[] = []): string {
 	const done = new Set(completed.map((task) => task.taskId));
 	const running = tasks.filter((task) => !done.has(task.taskId));
@@ -93,10 +83,7 @@ export function createdTasksAdvice(tasks: CreatedTask[], completed: CompletedTas
 	return parts.join(' ');
 }
 
-/**
- * The run's error with the tasks it created and completed named in its
- * description (and in `context.createdTasks` / `context.completedTasks`).
- */
+/** Also in `context.createdTasks` / `context.completedTasks`. */
 export function withCreatedTasks<E extends Error>(ctx: IExecuteFunctions, error: E): E {
 	const tasks = createdTasks(ctx);
 	const completed = completedTasks(ctx);

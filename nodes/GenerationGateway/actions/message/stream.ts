@@ -1,21 +1,11 @@
 import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
 
 /**
- * Assembles the SSE events of POST /v1/messages (the event sequence of the
- * Anthropic Messages protocol the endpoint mirrors) into the same Message
- * resource a non-streamed call returns:
- *
- *   message_start -> (content_block_start, content_block_delta*, content_block_stop)*
- *   -> message_delta -> message_stop, with `ping` anywhere and `error` ending it.
- *
- * Deltas: text_delta, input_json_delta (tool input, parsed at the block's
- * stop), thinking_delta, signature_delta (the signature is kept byte for byte:
- * it must be passed back unchanged), citations_delta. Unknown events and delta
- * types are skipped, so newer gateways do not break older nodes.
- *
- * `onText` is given each text_delta's text as it is applied (the answer as it
- * streams into n8n's chat); thinking, signatures, tool input and citations
- * are not text of the answer and are not passed on.
+ * Assembles the Anthropic Messages events of POST /v1/messages into the Message a
+ * non-streamed call returns: message_start -> (content_block_start, delta*,
+ * content_block_stop)* -> message_delta -> message_stop. A signature is kept byte for
+ * byte (it must be passed back unchanged); unknown events are skipped. `onText` gets
+ * only the answer's text, for n8n's chat.
  */
 
 type Json = Record<string, unknown>;
@@ -30,7 +20,6 @@ export class MessageStreamAssembler implements StreamAssembler {
 
 	private blocks: Json[] = [];
 
-	/** Tool input JSON arriving in pieces, per block index. */
 	private partialJson = new Map<number, string>();
 
 	private stopped = false;
@@ -173,7 +162,6 @@ export class MessageStreamAssembler implements StreamAssembler {
 	}
 }
 
-/** The simplified output item: text joined from the text blocks, why it stopped, and usage. */
 export function simplifyMessage(message: Json): Json {
 	const content = Array.isArray(message.content) ? (message.content as Json[]) : [];
 	const text = content

@@ -1,17 +1,9 @@
 import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
 
 /**
- * Assembles the SSE events of POST /v1/responses (the OpenAI Responses event
- * sequence the endpoint mirrors) into the same Response object a non-streamed
- * call returns: response.created / in_progress / queued snapshots, output items
- * and their parts built from the delta events, and the terminal
- * response.completed / response.failed / response.incomplete. The terminal
- * event's object is authoritative; where it leaves `output` empty the
- * assembled items fill it, and `output_text` is computed when absent.
- *
- * `onText` is given each response.output_text.delta of a message item as it
- * is applied (the answer as it streams into n8n's chat); refusals, reasoning
- * summaries and tool-call arguments are not passed on.
+ * Assembles the OpenAI Responses events of POST /v1/responses into the Response a
+ * non-streamed call returns. The terminal event's object is authoritative; the
+ * assembled items fill an empty `output`. `onText` gets only the answer's text.
  */
 
 type Json = Record<string, unknown>;
@@ -22,7 +14,6 @@ const isObject = (value: unknown): value is Json =>
 const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 const SNAPSHOT = new Set(['response.created', 'response.in_progress', 'response.queued']);
 
-/** Joins the text of every `output_text` block of the message items. */
 export function outputTextOf(output: unknown): string {
 	if (!Array.isArray(output)) return '';
 	return (output as Json[])
@@ -106,7 +97,6 @@ export class ResponseStreamAssembler implements StreamAssembler {
 		return item;
 	}
 
-	/** The part list of an item (`content`, or `summary` for reasoning) and the part at `index`. */
 	private part(item: Json, list: 'content' | 'summary', index: unknown): Json {
 		if (!Array.isArray(item[list])) item[list] = [];
 		const parts = item[list] as Json[];
@@ -180,10 +170,9 @@ export class ResponseStreamAssembler implements StreamAssembler {
 	}
 }
 
-/** Statuses that are not a usable result: reported as errors, never as success. */
 export const UNSUCCESSFUL_STATUSES = ['failed', 'incomplete', 'cancelled'];
 
-/** Why a response is not a success, in words (undefined when it is one, or still running in the background). */
+/** Undefined for a success, or one still running in the background. */
 export function responseProblem(response: Json): string | undefined {
 	const status = String(response.status ?? '');
 	if (!UNSUCCESSFUL_STATUSES.includes(status)) return undefined;
@@ -197,7 +186,6 @@ export function responseProblem(response: Json): string | undefined {
 	return `The response ended with status "${status}" (${detail})`;
 }
 
-/** The simplified output item: the text, status and usage. */
 export function simplifyResponse(response: Json): Json {
 	return {
 		id: response.id,

@@ -1,7 +1,4 @@
-/**
- * Checks on received audio before it becomes an n8n file. Pure: each returns
- * a problem in words (or undefined), and the caller turns it into a node error.
- */
+/** Checks on received audio before it becomes an n8n file; each returns a problem in words. */
 
 const ascii = (bytes: Uint8Array, offset: number, length: number): string =>
 	String.fromCharCode(...bytes.subarray(offset, offset + length));
@@ -15,16 +12,12 @@ export interface WavInfo {
 	channels: number;
 	sampleRate: number;
 	bitsPerSample: number;
-	/** Bytes of audio in the `data` chunk. */
 	dataBytes: number;
 }
 
 /**
- * Reads a WAV file and confirms it is whole: `RIFF` size equal to the file
- * length minus 8, a `fmt ` chunk, a `data` chunk, and chunk sizes that add up
- * exactly to the end of the file. The interface buffers WAV packaging to
- * know the full length, so a streaming placeholder size (0 or 0xFFFFFFFF) or a
- * short file means the audio was cut or mangled on the way.
+ * The gateway buffers WAV packaging to know the full length, so a placeholder size
+ * (0 or 0xFFFFFFFF) or chunk sizes that miss the file's end mean the audio was cut.
  */
 export function readWholeWav(bytes: Uint8Array): { info: WavInfo } | { problem: string } {
 	if (bytes.length < 12 || ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WAVE') {
@@ -64,11 +57,8 @@ export function readWholeWav(bytes: Uint8Array): { info: WavInfo } | { problem: 
 }
 
 /**
- * Decodes base64 audio, or says why it is not base64. Buffer.from(…, 'base64')
- * silently skips characters that are not base64 (and stops at a stray `=`),
- * which would hide a corrupted piece; a decoded length that differs from the
- * one the text's length implies reveals exactly that, without a second pass
- * over the text. (The URL-safe alphabet decodes to the same bytes and is accepted.)
+ * Buffer.from(…, 'base64') silently skips bad characters: a decoded length other
+ * than the text's length implies reveals a corrupted piece without a second pass.
  */
 export function decodeBase64Audio(text: string): Buffer | { problem: string } {
 	if (text.length % 4 === 1) return { problem: 'its base64 text has an impossible length' };

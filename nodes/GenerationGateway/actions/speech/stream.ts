@@ -3,14 +3,9 @@ import type { SseFailure, SseReadOptions, StreamAssembler, StreamOutcome } from 
 import { assembleStream } from '../../../shared/sse';
 
 /**
- * Joins a speech SSE stream into one audio file (interface, Events item 2):
- * each `speech.audio.delta` carries a base64 piece of the audio, the final
- * `speech.audio.done` carries the token usage. Each delta is decoded on its
- * own (pieces may carry their own `=` padding, so joining the base64 text first
- * would corrupt the file) and the bytes are concatenated once at the end.
- *
- * Pure: fed with parsed event objects, it ends with the audio or the reason
- * there is none; `assembleStream` turns a failure into the node error.
+ * Joins a speech SSE stream into one audio file. Each `speech.audio.delta` is decoded
+ * on its own: pieces may carry their own `=` padding, so joining the base64 first
+ * would corrupt the file.
  */
 
 export const SPEECH_DELTA_EVENT = 'speech.audio.delta';
@@ -22,7 +17,6 @@ export interface SpeechUsage {
 	total_tokens: number;
 }
 
-/** The joined audio of a speech stream. */
 export interface SpeechAudio {
 	audio: Buffer;
 	usage: SpeechUsage;
@@ -42,7 +36,6 @@ export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
 
 	private failure: Extract<StreamOutcome<SpeechAudio>, { ok: false }> | undefined;
 
-	/** Takes one event. Events of other types are skipped (the interface lists only these two). */
 	apply(eventName: string, event: Record<string, unknown>): 'done' | void {
 		if (this.usage || this.failure) return 'done';
 		const type = typeof event.type === 'string' ? event.type : eventName;
@@ -92,7 +85,6 @@ export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
 		return 'done';
 	}
 
-	/** The whole file, or the reason there is none (a failure, or the final event never came). */
 	finish(): StreamOutcome<SpeechAudio> {
 		if (this.failure) return this.failure;
 		if (!this.usage) {
@@ -110,12 +102,6 @@ export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
 
 export const SPEECH_STREAM_FAILED = 'The speech stream failed';
 
-/**
- * Reads a speech SSE body and returns the joined audio and usage, or fails
- * with the node error for a malformed, truncated, idle or broken stream, its
- * message starting with "The speech stream failed: ". Stops reading at the
- * final event.
- */
 export async function readSpeechStream(
 	body: AsyncIterable<Uint8Array | string>,
 	options: SseReadOptions,

@@ -1,11 +1,7 @@
 import type { CatalogModel } from '../../../shared/catalog';
 import { defineCatalog } from '../../../shared/catalog';
 
-/**
- * The video models of the interface ("POST /v1/videos", families vidA-vidD),
- * as data. The form (displayOptions), the checks in body.ts and the
- * body builder all read this table; nothing else knows a model by name.
- */
+/** The video models of POST /v1/videos as data; nothing else knows a model by name. */
 
 export type VideoFamily = 'vidA' | 'vidB' | 'vidC' | 'vidD';
 export type MaterialKind = 'image' | 'video' | 'audio';
@@ -16,19 +12,15 @@ export interface Range {
 }
 
 export interface ReferenceRules {
-	/** Most items in the reference list; 0 = no reference mode. */
+	/** 0: no reference mode. */
 	max: number;
-	/** Most items of each material kind (absent kind = not accepted). */
+	/** An absent kind is not accepted. */
 	perKind: Partial<Record<MaterialKind, number>>;
-	/** Role values the family accepts. */
 	roles: readonly string[];
-	/** Roles whose presence makes the task an edit or an extension of a source video. */
+	/** Roles that make the task an edit or an extension of a source video. */
 	editRoles?: readonly string[];
-	/** Most `reference_image` items next to a source video (vidC-1.0 editor: 5). */
 	imagesWithSourceVideo?: number;
-	/** Fewest reference images when the reference list is used (vidC: 1). */
 	minImages?: number;
-	/** Whether items may carry a preset voice identifier (vidB-1.5). */
 	voices?: boolean;
 }
 
@@ -36,22 +28,18 @@ export interface VideoModel extends CatalogModel {
 	family: VideoFamily;
 	duration: Range;
 	durationRequired?: boolean;
-	/** Duration range when the task edits or extends a source video (absent = same as `duration`). */
 	editDuration?: Range;
 	/** Edit/extend tasks may send -1 ("let the model decide from the input"). */
 	editAutoDuration?: boolean;
 	resolutions: readonly string[];
-	/** Resolutions allowed when editing a source video (vidC-1.0: 720p, 1080p). */
 	editResolutions?: readonly string[];
 	aspectRatios: readonly string[];
 	generateAudio: boolean;
 	seed: boolean;
-	/** First/last-frame input: which kinds, and whether a single first frame is the only form. */
 	frames: { first: boolean; last: boolean };
 	references: ReferenceRules;
-	/** vidB-1.5: the request must carry exactly one picture (frame or reference image). */
+	/** Exactly one picture (frame or reference image). */
 	exactlyOnePicture?: boolean;
-	/** vidA's upstream extension object (fixed camera, watermark, ...). */
 	extensions: boolean;
 }
 
@@ -69,8 +57,7 @@ const vidA = (id: string, duration: Range, resolutions: string[], referenceMax: 
 	name: id,
 	family: 'vidA',
 	duration,
-	// "For edit or extend tasks, -1 lets the model decide from the input" (not on the mini model,
-	// which has no edit or extend mode at all).
+	// The mini model has no edit or extend mode.
 	editAutoDuration: referenceMax > 0,
 	resolutions,
 	aspectRatios: VID_A_RATIOS,
@@ -179,7 +166,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
 
 export const videoCatalog = defineCatalog(VIDEO_MODELS, 'searchVideoModels');
 
-/** Generic rules for an uncatalogued model ID: the union of the families, the gateway judges. */
+/** For an uncatalogued model ID: the union of the families; the gateway judges. */
 export const GENERIC_VIDEO_MODEL: VideoModel = {
 	id: '',
 	name: 'Other model',
@@ -199,7 +186,7 @@ export const GENERIC_VIDEO_MODEL: VideoModel = {
 	extensions: true,
 };
 
-/** Which URL property (kind) a role is about: a role on the wrong kind of URL is refused. */
+/** A role on the wrong kind of URL is refused. */
 export const ROLE_KIND: Record<string, MaterialKind> = {
 	reference_image: 'image',
 	reference_video: 'video',

@@ -4,16 +4,9 @@ import type { VideoModel } from './catalog';
 import type { DisplayForOptions } from '../../../shared/catalog';
 import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 
-/**
- * The video form, built from the catalog: a field appears only for the
- * models that accept it (displayOptions on `model`), and enum fields list
- * exactly the chosen model's values. Shared by Create and Create and Wait.
- */
+/** The video form, built from the catalog: a field appears only for the models that accept it. */
 
-/**
- * Shown for the catalogued models `predicate` selects, and for an ID the
- * catalog does not know when the generic rules (GENERIC_VIDEO_MODEL) accept it.
- */
+/** Also shown for an uncatalogued ID when the generic rules accept it. */
 export const forModels = (predicate: (model: VideoModel) => boolean, show?: DisplayForOptions['show']) =>
 	videoCatalog.displayFor(predicate, { unknown: predicate(GENERIC_VIDEO_MODEL), show });
 
@@ -27,7 +20,7 @@ const optionList = (values: readonly string[]): INodePropertyOptions[] => [
 	...values.map((value) => ({ name: value, value })),
 ];
 
-/** One options field per distinct value list (models sharing a list share a field); free text otherwise. */
+/** One options field per distinct value list; free text otherwise. */
 function enumFields(
 	name: 'aspectRatio' | 'resolution',
 	displayName: string,
@@ -56,7 +49,6 @@ function enumFields(
 	return [...lists, free];
 }
 
-/** What a model's Duration list says: its range, and what the edit/extend exceptions are. */
 function durationSummary(model: VideoModel): string {
 	const { min, max } = model.duration;
 	const parts = [`${min} to ${max} seconds`];
@@ -68,7 +60,6 @@ function durationSummary(model: VideoModel): string {
 	return parts.join('; ');
 }
 
-/** A model's Duration choices: Model Default unless the model requires one, its whole seconds, -1 where allowed. */
 export function durationOptions(model: VideoModel): INodePropertyOptions[] {
 	const seconds: INodePropertyOptions[] = [];
 	for (let value = Math.max(model.duration.min, 1); value <= model.duration.max; value++) {
@@ -91,18 +82,13 @@ export function durationOptions(model: VideoModel): INodePropertyOptions[] {
 	];
 }
 
-/** The Duration a required model opens with: its shortest (cheapest) length. */
+/** The shortest, cheapest length. */
 export const requiredDurationDefault = (model: VideoModel) => model.duration.min;
 
 /**
- * Duration (Seconds): one list per distinct range, each shown for its models,
- * so the form shows the chosen model's range and its default. "Model Default"
- * (the empty value) sends nothing; a model that requires a duration (vidD-h3)
- * has no such entry and opens at its shortest length. The required flag is not
- * set: when the model is an expression n8n shows every model's Duration, and a
- * required one would stop runs whose items use other models. The generic list
- * (an ID this node does not know, or an expression) comes last, so that with
- * an expression the field's value is its default, Model Default.
+ * One Duration list per distinct range. Not `required`: with the model as an
+ * expression n8n shows every list, and a required one would stop other models'
+ * items. The generic list comes last, so an expression's value is Model Default.
  */
 function durationFields(): INodeProperties[] {
 	const groups = new Map<string, VideoModel[]>();
@@ -110,7 +96,7 @@ function durationFields(): INodeProperties[] {
 		const key = JSON.stringify(durationOptions(model));
 		groups.set(key, [...(groups.get(key) ?? []), model]);
 	}
-	/** "vidC-1.1, vidC-1.0: 3 to 15 seconds. vidB: ...": models with the same range named together. */
+	/** "vidC-1.1, vidC-1.0: 3 to 15 seconds. vidB: ..." */
 	const ranges = (models: VideoModel[]) => {
 		const bySummary = new Map<string, string[]>();
 		for (const model of models) {
