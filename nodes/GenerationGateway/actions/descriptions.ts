@@ -9,7 +9,6 @@ export function showFor(resource: GatewayResource, operation: string | string[])
 	return { show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } };
 }
 
-/** Adds the resource/operation scope to every field of an operation. */
 export function scoped(
 	resource: GatewayResource,
 	operation: string | string[],
@@ -35,7 +34,6 @@ export const additionalBodyField: INodeProperties = {
 		'Extra members sent in the request body, merged last: they override any field above with the same name. Use it for members this form does not have yet.',
 };
 
-/** Reads "Additional Body Fields (JSON)" as an object, with an error that names the field. */
 export function readAdditionalBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const value = readJsonParameter(
 		ctx,
@@ -56,7 +54,6 @@ export function readAdditionalBody(ctx: IExecuteFunctions, itemIndex: number): I
 	return value as IDataObject;
 }
 
-/** Merges the additional members over the built body (top level; later wins). */
 export function withAdditionalBody(body: IDataObject, additional: IDataObject): IDataObject {
 	return { ...body, ...additional };
 }
@@ -108,10 +105,7 @@ export interface RequestSettings {
 	timeoutMs: number;
 }
 
-/**
- * The settings of item `itemIndex`. A webhook (a video callback resuming the
- * node) has no items: it reads the node's parameters as they stand.
- */
+/** A webhook (a video callback resuming the node) has no items: it reads the parameters as they stand. */
 export function readRequestSettings(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex = 0,
@@ -140,11 +134,7 @@ export function readRequestSettings(
 	return { maxConcurrency, timeoutMs: timeoutSeconds * 1000 };
 }
 
-/**
- * A conversation typed in the form: a sortable list of turns, each a role and
- * a text (plus `extraValues`, e.g. attached binaries). Message, Response and
- * Cached Content each name their roles and their list.
- */
+/** A sortable list of turns, each a role and a text (plus `extraValues`, e.g. attached binaries). */
 export function conversationField(options: {
 	displayName: string;
 	name: string;
@@ -196,7 +186,6 @@ export function conversationField(options: {
 	};
 }
 
-/** A turn's "Binary Properties": files of the input item attached to the turn (Message, Response, Cached Content). */
 export function binaryPropertiesValue(description: string): INodeProperties {
 	return {
 		displayName: 'Binary Properties',

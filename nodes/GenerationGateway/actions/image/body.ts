@@ -4,13 +4,7 @@ import { imageVariantCReference } from './wireNames';
 import type { ImageVariant } from './catalog';
 import { imageVariantOf } from './catalog';
 
-/**
- * Builds the request body of POST /v1/images/generations from the form, with
- * exactly the interface's member names. Only members the chosen model accepts
- * are copied (the catalog decides), so a value left over from another model is
- * never sent; "Additional Body Fields (JSON)" is merged after this and the
- * result is checked by schema.ts.
- */
+/** Copies only members the chosen model accepts, so a value left from another model is never sent. */
 
 export interface ImageFormValues {
 	model: string;
@@ -18,15 +12,14 @@ export interface ImageFormValues {
 	/** '' or undefined: not sent (the gateway's default). */
 	size?: string;
 	n?: number;
-	/** Variant B quality (top-level field); '' or undefined: not sent. */
 	quality?: string;
-	/** The "Options" collection, keyed by wire name. */
+	/** Keyed by wire name. */
 	options: IDataObject;
-	/** Reference images as strings (URLs or data URLs), variants A and C. */
+	/** URLs or data URLs. */
 	referenceImages: string[];
 }
 
-/** Optional members read from "Options" per variant (B adds the model's own table row). */
+/** Variant B adds the model's own table row. */
 const OPTION_MEMBERS: Record<ImageVariant, readonly string[]> = {
 	A: ['enable_pro', 'response_format', 'quality'],
 	B: ['user'],

@@ -11,12 +11,7 @@ import {
 	modelsAccepting,
 } from './catalog';
 
-/**
- * The checks run on an assembled image request body (form + "Additional Body
- * Fields") before it is sent: one zod schema per variant, built from the
- * catalog entry of the model. Members the interface does not name pass through
- * untouched (the gateway stays the final judge of those).
- */
+/** One zod schema per variant, from the model's catalog entry; unnamed members pass to the gateway. */
 
 /** Wire name -> form label, so a refusal names the field the user sees. */
 export const IMAGE_FIELD_LABELS: Record<string, string> = {
@@ -71,7 +66,6 @@ export function parseSize(size: string): [number, number] | undefined {
 	return match ? [Number(match[1]), Number(match[2])] : undefined;
 }
 
-/** Problems of a WIDTHxHEIGHT for imagegen-2 / imagegen-2.5; [] when it is fine. */
 export function freeSizeProblems(size: string, rule: FreeSizeRule): string[] {
 	if (size === 'auto') return [];
 	const dims = parseSize(size);
@@ -90,7 +84,6 @@ export function freeSizeProblems(size: string, rule: FreeSizeRule): string[] {
 	return problems;
 }
 
-/** Problems of a variant C size (pattern, pixel area, ratio); [] when it is fine. */
 export function variantCSizeProblems(size: string): string[] {
 	if (!SIZE_PATTERN.test(size)) return [SIZE_PATTERN_TEXT];
 	const dims = parseSize(size);
@@ -234,15 +227,10 @@ function variantASchema() {
 		.passthrough();
 }
 
-/**
- * Schemas already built: one per catalog model (variants B and C), one for
- * variant A. A zod schema keeps no state between checks, and building one
- * per item cost about 0.1 ms and 100 KB of garbage (P12: 1,000 items).
- */
+/** Built once per model: a zod schema keeps no state between checks. */
 const schemaByModel = new WeakMap<ImageModel, z.ZodType<Body>>();
 let variantA: z.ZodType<Body> | undefined;
 
-/** The schema that checks a request body for `modelId` (variant chosen by the catalog). */
 export function imageRequestSchema(modelId: string): z.ZodType<Body> {
 	const { variant, model } = imageVariantOf(modelId);
 	// Variants B and C come from a catalog entry (imageVariantOf), so `model` is set for them.

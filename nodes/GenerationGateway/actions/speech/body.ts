@@ -13,11 +13,7 @@ import {
 import type { SpeechFormat, SpeechStreamFormat } from './catalog';
 import { SPEECH_LABELS, isObject } from './schema';
 
-/**
- * POST /v1/audio/speech without n8n: the form's values -> the wire body, the
- * check of the "other numeric members" names, and the merge of "Additional
- * Body Fields (JSON)". The merged body is checked by schema.ts.
- */
+/** The speech body from the form's values, without n8n; schema.ts checks the merged body. */
 
 export interface SpeechFormValues {
 	model: string;
@@ -35,14 +31,13 @@ export interface SpeechFormValues {
 	seed?: number;
 	nativeStreaming?: boolean;
 	volume?: number;
-	/** The interface's "other numeric members", by name; sent in `extra_body`. */
+	/** Sent in `extra_body`. */
 	otherNumeric?: Array<{ name: string; value: number }>;
 }
 
-/** Names the "other numeric members" list may not use: they have their own fields. */
+/** They have their own fields. */
 const RESERVED_NAMES = new Set([...Object.keys(SPEECH_LABELS).filter((k) => !k.includes('.'))]);
 
-/** Builds the body from the form. Optional members are sent only when set. */
 export function buildSpeechBody(values: SpeechFormValues): IDataObject {
 	const extra: IDataObject = { [SPEECH_SAMPLE_RATE]: values.sampleRate };
 	if (values.nativeRate !== undefined) extra[SPEECH_NATIVE_RATE] = values.nativeRate;
@@ -65,7 +60,6 @@ export function buildSpeechBody(values: SpeechFormValues): IDataObject {
 	return body;
 }
 
-/** A name for an "other numeric member" that cannot work, or undefined when it is fine. */
 export function otherNumericProblem(name: string, value: unknown): string | undefined {
 	if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `"${name}" is not a member name (letters, digits, _)`;
 	if (RESERVED_NAMES.has(name)) return `"${name}" has its own field in this form: set it there`;
@@ -73,12 +67,7 @@ export function otherNumericProblem(name: string, value: unknown): string | unde
 	return undefined;
 }
 
-/**
- * Merges "Additional Body Fields (JSON)" last, at the top level (where the
- * interface lets a member override its `extra_body` twin). An `extra_body`
- * typed there is merged into the form's one, member by member, instead of
- * replacing it.
- */
+/** An `extra_body` typed in Additional Body Fields is merged member by member, not replaced. */
 export function mergeAdditionalSpeechBody(body: IDataObject, additional: IDataObject): IDataObject {
 	const merged: IDataObject = { ...body, ...additional };
 	const extra = additional[SPEECH_EXTRA_BODY];

@@ -25,16 +25,10 @@ import {
 } from './catalog';
 
 /**
- * The checks run on a POST /v1/audio/speech body after "Additional Body
- * Fields (JSON)" were merged, so a member typed there is checked as strictly
- * as the form's: one zod schema, with the extension members checked alike at
- * the top level and inside `extra_body`, the voice against the model and the
- * sample rate against the output format. Also what a checked body will
- * produce (format, sample rate, delivery). Issue paths are wire names;
- * SPEECH_LABELS turns them into the form's labels.
+ * Checks a speech body after Additional Body Fields (JSON) were merged, so a member
+ * typed there is checked as strictly as the form's, at the top level and in `extra_body`.
  */
 
-/** Wire name -> label in the form, for refusals. */
 export const SPEECH_LABELS: Record<string, string> = {
 	model: 'Model',
 	input: 'Text',
@@ -56,7 +50,6 @@ export const SPEECH_LABELS: Record<string, string> = {
 	),
 };
 
-/** Whether a value is an object (not null, not a list): what `extra_body` must be to be read or merged. */
 export const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -74,7 +67,6 @@ const atMost = (max: number) =>
 		(v) => ({ message: tooManyChars(max, v) }),
 	);
 
-/** The extension members: the same checks at the top level and inside `extra_body`. */
 const extensionMembers = {
 	[SPEECH_SAMPLE_RATE]: z
 		.number({ invalid_type_error: 'must be a number' })
@@ -153,12 +145,10 @@ export function effectiveExtensionMember(body: IDataObject, name: string): unkno
 export interface SpeechOutput {
 	format: SpeechFormat;
 	info: SpeechFormatInfo;
-	/** The sample rate the request asks for, when it names one. */
 	sampleRate?: number;
 	streamFormat: SpeechStreamFormat;
 }
 
-/** What the (validated) body will produce: format, media type, sample rate, delivery. */
 export function effectiveSpeechOutput(body: IDataObject): SpeechOutput {
 	const requested = body[SPEECH_RESPONSE_FORMAT];
 	const format = (SPEECH_FORMAT_VALUES as readonly unknown[]).includes(requested)
