@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Bench P15 (`./scripts/run e2e p15`, not part of a plain run: it takes about 15 minutes): a
  * batch whose video tasks all end in the same instant, in a real n8n on its embedded default (one
@@ -22,15 +22,13 @@
  *
  * Rows: GG_P15_ROWS="auto:300 callback:300:retries wait-node:300 restart:300" (way:items[:gateway]).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from '../src/http';
 import { outputOf, type ExecutionRecord, type N8n } from '../src/n8n';
-import { outputDir, sleep, waitFor } from '../src/proc';
+import { waitFor } from '../src/proc';
 import { QUEUE_DB_POOL_SIZE, startN8n, type PackagedN8n, type PartInput } from '../src/start';
+import { drainCallbacks, listedStatus, ms, probeApi, quantile, report } from './measure';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/state';
 import {
 	PACKAGE,
@@ -94,53 +92,6 @@ const NODE = 'Create Videos and Wait';
 const DOWNLOAD = process.env.GG_P15_DOWNLOAD !== '0';
 const WAIT = 'Wait';
 const CALLBACK_TIMEOUT_MS = 10_000;
-
-function quantile(values: number[], q: number): number {
-	if (!values.length) return NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
-/** Calls n8n's REST API one request at a time until stopped: how long each answer took. */
-function probeApi(n8n: N8n, workflowId: string) {
-	const samples: Array<{ at: number; ms: number; ok: boolean }> = [];
-	let running = true;
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const loop = (async () => {
-		while (running) {
-			const at = Date.now();
-			const ok = await http(`${n8n.url}/rest/executions?filter=${filter}&limit=1`, {
-				headers: { cookie: n8n.cookie },
-				timeoutMs: 120_000,
-			}).then(
-				(answer) => answer.status === 200,
-				() => false,
-			);
-			samples.push({ at, ms: Date.now() - at, ok });
-			await sleep(250);
-		}
-	})();
-	return {
-		async stop(from: number, to: number) {
-			running = false;
-			await loop;
-			const during = samples.filter((s) => s.at + s.ms >= from && s.at <= to);
-			const ms = during.map((s) => s.ms);
-			return {
-				p99: quantile(ms, 0.99),
-				max: Math.max(0, ...ms),
-				errors: during.filter((s) => !s.ok).length,
-				samples: during.length,
-			};
-		},
-	};
-}
-
-/** The status of the workflow's newest execution, from the list (no execution data loaded). */
-async function listedStatus(n8n: N8n, workflowId: string): Promise<string | undefined> {
-	const [newest] = await n8n.executions(workflowId);
-	return newest?.status;
-}
 
 function prompts(count: number, endsAt: number): string[] {
 	return Array.from({ length: count }, (_, i) => `burst ${i} [at:${endsAt}]`);
@@ -344,21 +295,6 @@ async function runRow(
 	return figures;
 }
 
-/**
- * Ends the row's callbacks: no task of the simulator posts another status, and the posts under way
- * are answered or time out, so that a row's backlog does not weigh on the next row's n8n.
- */
-async function drainCallbacks(sim: Simulator): Promise<void> {
-	const tasks = videoTasks(sim);
-	for (const task of tasks.tasks.values()) task.notified = tasks.status(task);
-	await waitFor(
-		'the callbacks under way to be answered',
-		() => ([...tasks.tasks.values()].some((task) => task.delivering) ? undefined : true),
-		2 * CALLBACK_TIMEOUT_MS + 5_000,
-		200,
-	).catch(() => undefined);
-}
-
 /** How the row waited. */
 function ranAs(row: BurstRow, waitInfo: { mode?: string } | undefined): string {
 	return row.way === 'wait-node' ? 'Wait node' : String(waitInfo?.mode ?? 'none');
@@ -495,9 +431,6 @@ async function runRestartRow(
 	};
 }
 
-const ms = (value: number | undefined) =>
-	value === undefined || Number.isNaN(value) ? '–' : `${(value / 1000).toFixed(2)} s`;
-
 function tableOf(rows: BurstFigures[], title: string): string {
 	const lines = [
 		`### ${title}`,
@@ -529,7 +462,7 @@ async function runRows(
 	const restarts: RestartFigures[] = [];
 	try {
 		for (const row of rows) {
-			await drainCallbacks(sim);
+			await drainCallbacks(sim, CALLBACK_TIMEOUT_MS);
 			if (row.way === 'restart') {
 				try {
 					const f = await checks.timed(`p15: restart ${row.items}`, () =>
@@ -562,7 +495,7 @@ async function runRows(
 			}
 		}
 	} finally {
-		await drainCallbacks(sim);
+		await drainCallbacks(sim, CALLBACK_TIMEOUT_MS);
 		tasks.routeCallback = undefined;
 		tasks.callbackTimeoutMs = saved.timeout;
 		tasks.secondCallbacks = saved.second;
@@ -580,15 +513,6 @@ function restartTableOf(restarts: RestartFigures[]): string {
 				`| ${f.row} | ${f.ran} | ${f.statusAfterRestart} | ${f.created} / ${f.found} | ${f.where} | ${f.videos} | ${f.recovery} |`,
 		),
 	].join('\n');
-}
-
-/** Writes the tables to e2e-output/<name>.md (and the figures to <name>.json) and prints them. */
-function report(name: string, tables: string[], data: unknown): void {
-	const text = tables.join('\n\n');
-	mkdirSync(outputDir, { recursive: true });
-	writeFileSync(join(outputDir, `${name}.md`), `${text}\n`);
-	writeFileSync(join(outputDir, `${name}.json`), JSON.stringify(data, null, 2));
-	process.stdout.write(`\n${text}\n`);
 }
 
 const downloadText = () => `Download Video ${DOWNLOAD ? 'on' : 'off'} (${new Date().toISOString()})`;
