@@ -30,19 +30,10 @@ import {
 	storeIncomingImage,
 } from './output';
 
-/**
- * POST /v1/images/generations (variants A, B and C, chosen by the model).
- * Builds the body from the form (body.ts), merges "Additional Body
- * Fields", refuses anything the interface rejects (schema.ts), then reads
- * the answer as a stream: JSON results are decoded image by image
- * (result.ts), SSE results are folded into the final image
- * (stream.ts). Each image becomes a binary: data, data_1, ...
- */
+/** Images A, B and C; the answer is read as a stream: JSON image by image (result.ts), SSE folded (stream.ts). */
 
-/** The endpoint this operation calls. */
 export const PATH = '/v1/images/generations';
 
-/** The form of this operation as each item's model sees it (a field the model rejects is refused). */
 const IMAGE_FORM = {
 	properties: generateFields,
 	catalog: imageCatalog,
@@ -72,7 +63,6 @@ async function readBody(
 	return withAdditionalBody(body, readAdditionalBody(ctx, itemIndex));
 }
 
-/** Turns a JSON result into one item: binaries for b64_json (stored as they arrived) and downloaded URLs, JSON without Base64. */
 async function jsonResultItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

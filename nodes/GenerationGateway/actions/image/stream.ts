@@ -11,11 +11,8 @@ import {
 import type { SseFailure, StreamAssembler, StreamOutcome } from '../../../shared/sse';
 
 /**
- * Folds the events of a streamed image request (variant B with `stream`) into
- * the same shape as a non-streamed result: final images, optional partial
- * images, and the metadata of the last completed event. The event names are
- * assumptions (image/wireNames.ts). A stream that ends before every final
- * image arrived is refused: a partial picture is not a result.
+ * Folds a streamed image request into the shape of a non-streamed result. A stream
+ * ending before every final image arrived is refused: a partial picture is not a result.
  */
 
 export interface StreamedImage {
@@ -37,7 +34,6 @@ function withoutPayload(event: Record<string, unknown>): IDataObject {
 	return meta;
 }
 
-/** The name every failure of an image stream starts with (the reader's `what`). */
 export const IMAGE_STREAM_FAILED = 'The image stream failed';
 
 export class ImageStreamCollector implements StreamAssembler<StreamedImageResult> {
@@ -48,13 +44,11 @@ export class ImageStreamCollector implements StreamAssembler<StreamedImageResult
 	private failure: Extract<StreamOutcome<StreamedImageResult>, { ok: false }> | undefined;
 
 	constructor(
-		/** How many final images the request asked for (`n`, default 1). */
 		private readonly expected: number,
-		/** Keep partial images (they cost memory; only kept when the user wants them). */
+		/** Partial images cost memory: kept only when asked for. */
 		private readonly keepPartials: boolean,
 	) {}
 
-	/** Takes one event: `eventName` from the `event:` line, `data` its parsed JSON. */
 	apply(eventName: string, data: Record<string, unknown>): 'done' | void {
 		if (this.failure) return 'done';
 		const type = typeof data.type === 'string' ? data.type : eventName;
@@ -81,7 +75,6 @@ export class ImageStreamCollector implements StreamAssembler<StreamedImageResult
 		return 'done';
 	}
 
-	/** The result, or why there is none (a failure, or final images missing: a partial picture is not a result). */
 	finish(): StreamOutcome<StreamedImageResult> {
 		if (this.failure) return this.failure;
 		if (this.finals.length < this.expected) {
@@ -101,7 +94,6 @@ export class ImageStreamCollector implements StreamAssembler<StreamedImageResult
 	}
 }
 
-/** The JSON of a streamed result, shaped like a non-streamed one (`created`, `data`, ...). */
 export function streamedResultJson(result: StreamedImageResult): IDataObject {
 	const json: IDataObject = {};
 	const last = result.finals[result.finals.length - 1].meta;

@@ -2,20 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MESSAGE_WIRE as W } from './wireNames';
 
-/**
- * Builds the body of POST /v1/messages from the form's values (already read
- * from the n8n parameters), with the content blocks of files attached to a
- * turn; members the user left unset are not sent. The assembled body is
- * checked by schema.ts. Pure: no n8n calls, unit-tested from a table.
- */
+/** The message body from the form's values, without n8n; unset members are not sent. */
 
 export type ThinkingType = 'enabled' | 'adaptive' | 'disabled';
 
-/** What the form gives, already read from n8n parameters (undefined = not set). */
+/** Undefined: not set. */
 export interface MessageForm {
 	model: string;
 	maxTokens: number;
-	/** The turns: from the form's rows or the JSON field, passed through as given. */
 	messages: unknown;
 	system?: string;
 	thinking?: {
@@ -42,19 +36,16 @@ export interface MessageForm {
 	inferenceGeo?: string;
 }
 
-/** The file types a user turn can attach (the Messages protocol's image and PDF document blocks). */
 export const MESSAGE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export const MESSAGE_DOCUMENT_TYPES = ['application/pdf'] as const;
 export const messageAcceptsFile = (mimeType: string): boolean =>
 	(MESSAGE_IMAGE_TYPES as readonly string[]).includes(mimeType) ||
 	(MESSAGE_DOCUMENT_TYPES as readonly string[]).includes(mimeType);
-/** What a user turn's Binary Properties take, for readBinaryFile. */
 export const MESSAGE_FILE = {
 	expected: 'a PNG, JPEG, WebP or GIF image or a PDF document',
 	accepts: messageAcceptsFile,
 };
 
-/** A base64 content block for an attached file: an image block, or a document block for a PDF. */
 export function fileBlock(mimeType: string, base64: string): IDataObject {
 	return {
 		type: mimeType.startsWith('image/') ? W.imageBlock : W.documentBlock,
@@ -62,13 +53,12 @@ export function fileBlock(mimeType: string, base64: string): IDataObject {
 	};
 }
 
-/** A turn's content: its text alone, or the file blocks followed by the text (files first, as the protocol advises). */
+/** Files first, as the protocol advises. */
 export function turnContent(text: string, files: IDataObject[]): string | IDataObject[] {
 	if (!files.length) return text;
 	return text ? [...files, { type: 'text', text }] : files;
 }
 
-/** Builds the body: members the user left unset are not sent, so the gateway's defaults apply. */
 export function buildMessageBody(form: MessageForm): IDataObject {
 	const body: IDataObject = {
 		model: form.model,

@@ -2,14 +2,7 @@ import { z } from 'zod';
 
 import { MESSAGE_WIRE as W } from './wireNames';
 
-/**
- * The checks run on an assembled POST /v1/messages body (form + "Additional
- * Body Fields") before it is sent: the shape of every member, the turns and
- * their content blocks, thinking and its budget against Max Tokens, tools and
- * the tool choice. Members the schema does not name pass through untouched
- * (the gateway stays the final judge of those). Issue paths are wire names;
- * MESSAGE_LABELS turns them into the form's labels.
- */
+/** Checks an assembled message body; members the schema does not name pass to the gateway. */
 
 export const MAX_MESSAGES = 100_000;
 export const MIN_THINKING_BUDGET = 1024;
@@ -113,7 +106,6 @@ const toolChoice = z
 		path: ['name'],
 	});
 
-/** The assembled body, as the interface accepts it (unknown members pass: the gateway judges them). */
 export const messageBodySchema = z
 	.object({
 		model: z.string().trim().min(1, 'enter a model ID'),
@@ -158,7 +150,6 @@ export const messageBodySchema = z
 		}
 	});
 
-/** Wire name (dotted path) -> label in the form, for refusal messages. */
 export const MESSAGE_LABELS: Record<string, string> = {
 	model: 'Model',
 	max_tokens: 'Max Tokens',

@@ -16,19 +16,11 @@ import { readAdditionalBody, readRequestSettings } from '../descriptions';
 import type { OperationModule } from '../types';
 import { synthesizeFields } from './fields';
 
-/** The endpoint this operation calls. */
+/** One item -> one audio file; in `sse` mode the pieces are joined into the bytes `audio` mode returns. */
+
 export const PATH = '/v1/audio/speech';
 
-/**
- * POST /v1/audio/speech: one item -> one audio file. In `sse` mode the
- * streamed pieces are joined into the same bytes `audio` mode returns.
- */
-
-/**
- * Every speech field applies to every model today; read through the shared
- * mechanism all the same, so a catalog-driven field is refused for a model
- * chosen by expression that does not accept it.
- */
+/** Read through the shared mechanism although every field fits every model today. */
 const SPEECH_FORM = { properties: synthesizeFields, catalog: speechCatalog };
 
 function readForm(ctx: IExecuteFunctions, itemIndex: number): SpeechFormValues {

@@ -6,11 +6,6 @@ import { MEDIA_BY_FORMAT, sniffMediaType } from '../../../shared/binary';
 import { downloadToBinary } from '../../../shared/download';
 import { readRequestSettings } from '../descriptions';
 
-/**
- * The completed task's media. The interface does not show the inner fields
- * of `data`: the shapes accepted are listed in video/wireNames.ts
- * (VIDEO_RESULT_URL_PATHS); the record itself is never changed.
- */
 export function resultVideoUrl(data: unknown): string | undefined {
 	if (typeof data === 'string') return /^https?:\/\//.test(data) ? data : undefined;
 	for (const path of VIDEO_RESULT_URL_PATHS) {
@@ -23,12 +18,7 @@ export function resultVideoUrl(data: unknown): string | undefined {
 	return undefined;
 }
 
-/**
- * Downloads the video of a completed task into n8n's binary store (the rules
- * of every result download are in shared/download.ts: retried, bounded,
- * stopped by Stop, streamed, no credential). A download that fails for good
- * names the task, so the paid video can still be fetched.
- */
+/** A failed download names the task, so the paid video can still be fetched. */
 export async function downloadTaskVideo(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,

@@ -15,20 +15,14 @@ import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 
 const MATERIAL_NAMES = { image: 'an image', video: 'a video', audio: 'an audio file' } as const;
 
-/** The files a frame (`image`) or a reference of a Material Type takes: its top-level MIME type. */
 export const videoMaterial = (kind: VideoReferenceInput['kind']) => ({
 	expected: MATERIAL_NAMES[kind] ?? MATERIAL_NAMES.image,
 	accepts: mediaOfType(kind in MATERIAL_NAMES ? kind : 'image'),
 });
 
-/** The Create form as each item's model sees it: a field the model rejects is refused (shared/modelFields). */
 const VIDEO_FORM = { properties: [...generationFields, createOptionsField], catalog: videoCatalog };
 
-/**
- * A frame or reference from the input item's binary, as the data URL the URL
- * member carries (see wireNames.ts): a placeholder in the body, the base64
- * written in only when the request is sent.
- */
+/** A placeholder in the body; the base64 is written in only when the request is sent. */
 async function binaryDataUrl(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -41,10 +35,6 @@ async function binaryDataUrl(
 	return payload.embed(file, videoBinaryDataUrlPrefix(file.mimeType));
 }
 
-/**
- * Reads the Create form for one item, builds the body, merges Additional Body
- * Fields, checks it all. Binaries travel with the body (base64Payload.ts).
- */
 export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const model = String(ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '').trim();
 	const form = readModelForm(ctx, itemIndex, VIDEO_FORM, model);

@@ -18,12 +18,7 @@ import {
 import type { MaterialKind, VideoModel } from './catalog';
 import { ROLE_KIND } from './catalog';
 
-/**
- * The rules of "POST /v1/videos" as one zod schema per model: the member
- * shapes every family shares, then the model's row of the catalog (ranges,
- * enums, frame and reference limits, mode exclusions). Issue paths are wire
- * names; VIDEO_LABELS turns them into the form's labels.
- */
+/** One zod schema per model: the shapes every family shares, then the model's catalog row. */
 
 const url = z.string().min(1, 'must not be empty');
 const frameItem = z.object({
@@ -42,7 +37,7 @@ const referenceItem = z
 	.passthrough();
 type ReferenceItem = z.infer<typeof referenceItem>;
 
-/** The kind of URL an item carries, or undefined when it carries none or several. */
+/** Undefined when the item carries no URL or several. */
 export function referenceKind(item: ReferenceItem): MaterialKind | undefined {
 	const kinds = (Object.keys(VIDEO_REFERENCE_URL) as MaterialKind[]).filter(
 		(kind) => item[VIDEO_REFERENCE_URL[kind]] !== undefined,
@@ -98,7 +93,7 @@ export type VideoBody = z.infer<typeof baseSchema>;
 
 const list = (values: readonly string[]) => values.join(', ');
 
-/** Whether the body asks to edit or extend a source video (changes duration and resolution rules). */
+/** An edit or extension of a source video has other duration and resolution rules. */
 export function isEditTask(model: VideoModel, body: VideoBody): boolean {
 	const roles = (body[VIDEO_INPUT_REFERENCES] ?? []).map((item) => item[VIDEO_REFERENCE_ROLE]);
 	const taskType = (body[VIDEO_EXTENSIONS] as Record<string, unknown> | undefined)?.[EXT.referenceTaskType];
@@ -109,7 +104,6 @@ export function isEditTask(model: VideoModel, body: VideoBody): boolean {
 	);
 }
 
-/** The schema checking a whole request body for `model` (catalogued or generic). */
 export function videoBodySchema(model: VideoModel) {
 	return baseSchema.superRefine((body, ctx) => {
 		const issue = (path: Array<string | number>, message: string) =>
