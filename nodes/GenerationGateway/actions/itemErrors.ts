@@ -1,14 +1,9 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/**
- * How an item's failure becomes an error n8n shows for that item, and the
- * item that takes its place under continue-on-fail. One shape for every
- * operation and for the video callback path: the message, and what to do
- * about it (the description, where "may have been charged" advice lives).
- */
+/** An item's failure as n8n shows it, and its error item under continue-on-fail: one shape for all. */
 
-/** The error as a node error of item `itemIndex` (a node error keeps its own text). */
+/** A node error keeps its own text. */
 export function itemError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context = { ...error.context, itemIndex };
@@ -23,7 +18,6 @@ export function errorJson(error: Error): IDataObject {
 	return { error: error.message, ...(description ? { errorDescription: description } : {}) };
 }
 
-/** The item that stands for a failed input item under continue-on-fail. */
 export function errorItem(error: Error, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
 	return { json: { ...extra, ...errorJson(error) }, pairedItem: { item: itemIndex } };
 }

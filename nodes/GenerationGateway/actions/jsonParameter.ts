@@ -3,11 +3,7 @@ import { jsonParse } from 'n8n-workflow';
 
 import { refusal } from '../../shared/validation';
 
-/**
- * Reads a form field of type `json` (Additional Body Fields, Message,
- * Response, Cached Content). n8n hands it over as text or, from an expression, as a value;
- * empty text means "not set". Text that is not JSON is refused naming the field.
- */
+/** n8n hands a `json` field over as text or, from an expression, as a value; empty text is "not set". */
 export function readJsonParameter(
 	ctx: IExecuteFunctions,
 	name: string,

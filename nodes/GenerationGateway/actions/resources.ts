@@ -18,7 +18,6 @@ export const RESOURCES: ResourceModule[] = [account, cachedContent, image, messa
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 
-/** Finds the operation module chosen in the form, or undefined. */
 export function findOperation(resource: string, operation: string): OperationModule | undefined {
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation)?.module;
 }
@@ -46,7 +45,6 @@ export function credentialDescriptions(): INodeCredentialDescription[] {
 	}));
 }
 
-/** The form: resource, then each resource's operation list and its operations' fields. */
 export function nodeProperties(): INodeProperties[] {
 	const resourceField: INodeProperties = {
 		displayName: 'Resource',

@@ -12,7 +12,6 @@ import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
-/** The endpoint this operation calls. */
 export const PATH = '/v1beta/cachedContents';
 
 /** The expire time as RFC 3339 UTC; text that is not a date is sent as typed for the schema to refuse. */

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { FUNCTION_CALLING_MODES, MAX_DISPLAY_NAME } from './schema';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
 
-/** The form of Create: its fields, in the order the form shows them. */
 export const createFields: INodeProperties[] = [
 	modelIdField(
 		'native-model-1',

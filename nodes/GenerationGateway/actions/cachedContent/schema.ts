@@ -3,15 +3,7 @@ import { z } from 'zod';
 import { CACHED_CONTENT_WIRE as W } from './wireNames';
 import { charCount, tooManyChars } from '../../../shared/validation';
 
-/**
- * The checks run on an assembled POST /v1beta/cachedContents body (form +
- * "Additional Body Fields") before it is sent: the turns and their parts,
- * function declarations and the function-calling config, TTL or expire time
- * (not both), the display name's length. Members the schema does not name
- * pass through untouched (the gateway stays the final judge of those). Issue
- * paths are wire names; CACHED_CONTENT_LABELS turns them into the form's
- * labels.
- */
+/** Checks an assembled cached-content body; members the schema does not name pass to the gateway. */
 
 export const MAX_DISPLAY_NAME = 128;
 export const FUNCTION_CALLING_MODES = ['MODE_UNSPECIFIED', 'AUTO', 'ANY', 'NONE', 'VALIDATED'] as const;

@@ -2,12 +2,7 @@ import type { DisplayForOptions } from '../../../shared/catalog';
 import type { ImageModel } from './catalog';
 import { imageCatalog } from './catalog';
 
-/**
- * displayOptions of the image form, computed from the catalog: a field is
- * shown for the models a predicate selects (with their snapshots and aliases),
- * and with `{ unknown: true }` also for every ID the catalog does not know
- * (variant A). Plain conditions only: see Catalog.displayFor.
- */
+/** displayOptions of the image form, computed from the catalog (see Catalog.displayFor). */
 
 export type Predicate = (model: ImageModel) => boolean;
 

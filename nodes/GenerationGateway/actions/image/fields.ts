@@ -6,12 +6,7 @@ import { additionalBodyField, scoped } from '../descriptions';
 import { accepts, forModels, isVariantC, label, variantAOnly } from './conditions';
 import { imageOptionsField } from './options';
 
-/**
- * The form of Image → Generate. Every model-dependent field is shown through a
- * condition computed from the catalog (imageCatalog.displayFor), so
- * the form shows exactly what the chosen model accepts. Option names inside
- * "Options" are the wire names; builder: body.ts.
- */
+/** The form of Image → Generate: each model-dependent field shows for the models that accept it. */
 
 /** Groups variant B models that share a list (sizes or qualities): one field per distinct list. */
 function groupBy(pick: (model: ImageModel) => readonly string[] | undefined) {

@@ -3,11 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { VARIANT_A_LIMITS, VARIANT_B_ENUMS, VARIANT_C_LIMITS } from './catalog';
 import { accepts, forModels, isVariantC, label, variantAOnly } from './conditions';
 
-/**
- * The "Options" collection of Image → Generate: the optional members, each
- * shown for the models that accept it. Option names are the wire names
- * (except includePartialImages, which the node reads itself).
- */
+/** Option names are the wire names, except includePartialImages, which the node reads itself. */
 export const imageOptionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',

@@ -15,7 +15,6 @@ import type { OperationModule } from '../types';
 import { createFields } from './fields';
 import { readJsonParameter, splitList } from '../jsonParameter';
 
-/** The endpoint this operation calls. */
 export const PATH = '/v1/messages';
 
 const unset = (value: unknown) => (value === 'default' || value === '' ? undefined : value);
@@ -120,10 +119,8 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 		buildMessageBody(await readForm(this, itemIndex, payload)),
 		readAdditionalBody(this, itemIndex),
 	);
-	// In an execution that streams into n8n's chat, the answer's text goes to the chat as it
-	// arrives: with the Stream option left out the node asks the gateway for a stream by itself
-	// (the item is the same Message either way); with Stream added and off it does not, and the
-	// chat gets the whole text in one piece (docs/message.md, "Streaming into n8n's chat").
+	// Streaming into n8n's chat: with the Stream option left out the node streams by itself;
+	// with Stream added and off the chat gets the whole text at once.
 	const chat = chatAnswer(this, itemIndex, runsAsTool(this));
 	if (chat.on && body.stream === undefined) body.stream = true;
 	assertValid(node, messageBodySchema, body, MESSAGE_LABELS, itemIndex);

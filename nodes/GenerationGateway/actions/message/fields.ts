@@ -3,7 +3,6 @@ import { MIN_THINKING_BUDGET } from './schema';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
 import { messageOptions } from './options';
 
-/** The form of Create: its fields, in the order the form shows them. */
 export const createFields: INodeProperties[] = [
 	modelIdField(
 		'chat-model-1',

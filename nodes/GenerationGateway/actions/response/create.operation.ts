@@ -15,7 +15,6 @@ import { runsAsTool } from '../tool';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
-/** The endpoint this operation calls. */
 export const PATH = '/v1/responses';
 
 /** Form option -> wire member (top level, or inside `reasoning`). */
@@ -124,11 +123,8 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const body = withAdditionalBody(await readBody(this, itemIndex), readAdditionalBody(this, itemIndex));
-	// In an execution that streams into n8n's chat, the answer's text goes to the chat as it
-	// arrives: with the Stream option left out the node asks the gateway for a stream by itself
-	// (the item is the same Response either way), unless Background is on (a background response
-	// answers at once, before its text exists); with Stream added and off it does not, and the
-	// chat gets the whole text in one piece (docs/response.md, "Streaming into n8n's chat").
+	// Streaming into n8n's chat: with the Stream option left out the node streams by itself,
+	// unless Background is on (it answers before its text exists); with Stream off, it does not.
 	const chat = chatAnswer(this, itemIndex, runsAsTool(this));
 	if (chat.on && body.stream === undefined && body.background !== true) body.stream = true;
 	assertValid(node, responseBodySchema, body, RESPONSE_LABELS, itemIndex);

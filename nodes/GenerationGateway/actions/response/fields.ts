@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
 import { responseOptions } from './options';
 
-/** The form of Create: its fields, in the order the form shows them. */
 export const createFields: INodeProperties[] = [
 	modelIdField(
 		'resp-model-1',

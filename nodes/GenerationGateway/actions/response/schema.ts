@@ -3,16 +3,8 @@ import { z } from 'zod';
 import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE as W } from './wireNames';
 import { charCount, tooManyChars } from '../../../shared/validation';
 
-/**
- * The checks run on an assembled POST /v1/responses body (form + "Additional
- * Body Fields") before it is sent: the members table of the interface as one
- * zod schema, with the value lists the form's options offer too. Members the
- * schema does not name pass through untouched (the gateway stays the final
- * judge of those). Issue paths are wire names; RESPONSE_LABELS turns them into
- * the form's labels.
- */
+/** Checks an assembled response body; members the schema does not name pass to the gateway. */
 
-/** Interface: `safety_identifier` at most 64 characters. */
 export const MAX_SAFETY_IDENTIFIER = 64;
 
 export const RESPONSE_INCLUDE = [
