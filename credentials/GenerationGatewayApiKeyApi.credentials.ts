@@ -45,9 +45,8 @@ export class GenerationGatewayApiKeyApi implements ICredentialType {
 		},
 	};
 
-	// A body without a model or messages is refused by the gateway's validation
-	// (HTTP 400) before anything is generated or billed; only a bad key answers 401
-	// or 403, so every other status counts as "key accepted".
+	// A body without a model or messages is refused (400) before anything is billed;
+	// only a bad key answers 401 or 403.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',

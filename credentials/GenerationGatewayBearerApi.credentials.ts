@@ -5,10 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * The account auth token, sent as `Authorization: Bearer <token>`. Used for
- * images, videos, speech, responses, the balance and the trigger's confirmation.
- */
+/** Used for images, videos, speech, responses, the balance and the trigger's confirmation. */
 export class GenerationGatewayBearerApi implements ICredentialType {
 	name = 'generationGatewayBearerApi';
 

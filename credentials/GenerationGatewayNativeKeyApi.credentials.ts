@@ -45,9 +45,8 @@ export class GenerationGatewayNativeKeyApi implements ICredentialType {
 		},
 	};
 
-	// A body without a model or contents is refused by the gateway's validation
-	// (HTTP 400) before any cache is created or billed; only a bad key answers 401
-	// or 403, so every other status counts as "key accepted".
+	// A body without a model or contents is refused (400) before any cache is billed;
+	// only a bad key answers 401 or 403.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',

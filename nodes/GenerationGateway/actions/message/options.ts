@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Message → Create: the optional members, named as the form shows them (wire names in message/wireNames.ts). */
 export const messageOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',

@@ -11,7 +11,7 @@ import {
 const choices = (values: readonly string[]) =>
 	values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), value }));
 
-/** Response → Create: the optional members of the interface's table, under their wire names. */
+/** Option names are the wire names. */
 export const responseOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',

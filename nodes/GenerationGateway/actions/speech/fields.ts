@@ -11,16 +11,12 @@ import {
 } from './catalog';
 import { additionalBodyField, scoped } from '../descriptions';
 
-/**
- * The form of Speech → Synthesize. Field names are the form's; the wire names
- * are set in body.ts (and speech/wireNames.ts).
- */
+/** The form of Speech → Synthesize; body.ts maps its names to the wire names. */
 
 const firstModel = speechCatalog.models[0].id;
 /** A new node's model is the first catalogued one; its Voice opens with that model's default voice. */
 const firstVoice = speechCatalog.models[0].defaultVoice;
 
-/** One hint per catalogued model, shown only when that model is chosen (the catalog decides). */
 const voiceNotices: INodeProperties[] = speechCatalog.models.map((model) => ({
 	displayName: `Voices for ${model.name} end in "${model.voiceSuffix}" (for example ${model.defaultVoice}); another suffix is refused before sending`,
 	name: `voiceNotice_${model.id.replace(/[^A-Za-z0-9]/g, '_')}`,

@@ -17,11 +17,7 @@ import {
 import type { MaterialKind, VideoModel } from './catalog';
 import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 
-/**
- * POST /v1/videos: the form's values -> the request body (with the assumed
- * wire names), and the zod schema that checks an assembled body against the
- * chosen model's row of the catalog. Pure: unit-tested from tables.
- */
+/** The video body from the form's values, without n8n; schema.ts checks it against the model's row. */
 
 export interface VideoReferenceInput {
 	kind: MaterialKind;
@@ -55,7 +51,6 @@ export interface VideoInput {
 	extensions?: VideoExtensionsInput;
 }
 
-/** Wire name -> the label the form shows, for refusal messages. */
 export const VIDEO_LABELS: Record<string, string> = {
 	model: 'Model',
 	prompt: 'Prompt',
@@ -81,7 +76,6 @@ const put = (body: IDataObject, key: string, value: unknown) => {
 	if (value !== undefined && value !== '') body[key] = value as IDataObject[string];
 };
 
-/** The request body for the form's values; members left empty are not sent. */
 export function buildVideoBody(input: VideoInput): IDataObject {
 	const body: IDataObject = { model: input.model.trim(), prompt: input.prompt };
 	put(body, 'duration', input.duration);
@@ -125,7 +119,6 @@ export function buildVideoBody(input: VideoInput): IDataObject {
 	return body;
 }
 
-/** The catalogued model for an ID, or the generic rules for one the catalog does not know. */
 export function videoModelFor(modelId: string): VideoModel {
 	return videoCatalog.resolve(modelId) ?? GENERIC_VIDEO_MODEL;
 }

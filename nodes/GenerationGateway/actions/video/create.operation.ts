@@ -7,7 +7,7 @@ import { createOptionsField } from './options';
 import { readVideoBody } from './request';
 import { checkVideoBody, createTask } from './task';
 
-/** POST /v1/videos: returns the task at once (id, status, polling_url). Never sent twice by the node. */
+/** Returns the task at once; never sent twice by the node. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const body = await readVideoBody(this, itemIndex);
 	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);

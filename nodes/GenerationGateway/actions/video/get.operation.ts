@@ -7,7 +7,7 @@ import { requireTaskId } from './taskId';
 import { downloadTaskVideo } from './media';
 import { getTask } from './task';
 
-/** GET /v1/videos/{id}: the task record as the gateway returns it (video downloaded on request when completed). */
+/** The task record as the gateway returns it; the video is downloaded on request when completed. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const taskId = requireTaskId(this, itemIndex);
 	const { download } = this.getNodeParameter('getOptions', itemIndex, {}) as IDataObject;

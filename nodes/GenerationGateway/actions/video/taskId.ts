@@ -2,7 +2,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { refusal } from '../../../shared/validation';
 
-/** The "Task ID" field, trimmed; an empty one is refused before any request. */
 export function requireTaskId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const taskId = String(ctx.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
 	if (!taskId)

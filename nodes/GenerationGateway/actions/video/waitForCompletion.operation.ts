@@ -6,11 +6,7 @@ import { readWaitDeadlineMs, taskIdField, waitOptionsField } from './options';
 import { requireTaskId } from './taskId';
 import { settleByPolling } from './wait/pollingWait';
 
-/**
- * Waits (by polling) for existing tasks, e.g. after Create or after a
- * timed-out Create and Wait. `execute` checks each item's task ID and
- * settings; `settle` waits for all of them at once, reading each at once.
- */
+/** `execute` checks each item's task ID and settings; `settle` polls all the tasks at once. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = requireTaskId(this, itemIndex);
 	readWaitDeadlineMs(this, itemIndex);
