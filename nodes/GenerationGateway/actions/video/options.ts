@@ -7,7 +7,6 @@ import { formSetting } from '../../../shared/validation';
 
 /** Optional members of a create (seed, callback, vidA extensions) and the waiting options. */
 
-/** vidA's extension object: its models, and an unknown ID (the generic rules accept it). */
 const vidA = forModels((m) => m.extensions);
 
 export const createOptionsField: INodeProperties = {
@@ -119,11 +118,7 @@ const timeoutOption: INodeProperties = {
 		'How long to wait for the task to finish (at most 120). On timeout the error names the task ID: resume with Wait for Completion.',
 };
 
-/**
- * The wait's deadline from Wait Options → Wait Timeout (Minutes): unset is the
- * default (15 minutes); text that is no number, or a value outside 0-120, is
- * refused instead of being replaced or clamped.
- */
+/** Unset is the default; a value that is no number or out of range is refused, not clamped. */
 export function readWaitDeadlineMs(ctx: IExecuteFunctions, itemIndex: number): number {
 	const options = (ctx.getNodeParameter('waitOptions', itemIndex, {}) ?? {}) as IDataObject;
 	const minutes = formSetting(
