@@ -11,11 +11,7 @@ import { BEARER_CREDENTIAL } from '../shared/credentials';
 import { TERMINAL_STATUSES, VIDEO_STATUSES } from '../shared/videoTask';
 import { handleTaskCallback } from './webhook';
 
-/**
- * Starts a workflow when the gateway calls a video task's callback address.
- * The node file is the description and the webhook lifecycle; the checks
- * live in webhook.ts and ../shared/videoTask.ts.
- */
+/** Starts a workflow when the gateway calls a video task's callback address; the checks are in webhook.ts. */
 export class GenerationGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Generation Gateway Trigger',
@@ -24,9 +20,8 @@ export class GenerationGatewayTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '=Video task callbacks',
-		// n8n's node panel shows this node and the action node as one entry, under the action
-		// node's name but with this description: it is the text a user searching for the
-		// package reads, so it says what the package does, then what this trigger does.
+		// n8n's node panel shows both nodes as one entry with this description: it says what
+		// the package does, then what this trigger does.
 		description:
 			'Generate images, videos, speech and text through the Generation Gateway, and start workflows when a video task finishes',
 		defaults: { name: 'Generation Gateway Trigger' },
@@ -47,9 +42,8 @@ export class GenerationGatewayTrigger implements INodeType {
 				path: 'video-task',
 			},
 		],
-		// The editor draws the credential right above the last field its displayOptions name
-		// (here Confirm With the Gateway): that field comes first, so the credential heads the
-		// form as on every other node, and the toggle that needs it sits right under it.
+		// The editor draws the credential above the last field its displayOptions name: that
+		// field comes first, so the credential heads the form with its toggle right under it.
 		properties: [
 			{
 				displayName: 'Confirm With the Gateway',
@@ -89,8 +83,8 @@ export class GenerationGatewayTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// The gateway has no registration endpoint (the address travels with each task), so
-			// activation only checks that a secret is set: an open URL would accept anyone.
+			// No registration endpoint exists (the address travels with each task): activation
+			// only checks that a secret is set, since an open URL would accept anyone.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return false;
 			},
