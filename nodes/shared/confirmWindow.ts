@@ -2,18 +2,44 @@ import type { Clock } from './time';
 import { systemClock } from './time';
 
 /**
- * The confirmation window: what a final callback does when the gateway's
- * read does not show the final status yet. The interface does not say that
- * the gateway calls back again after a 503, and its reads may trail its
- * callbacks by a moment (a replica catching up), so the callback's own
+ * The confirmation window, shared by the trigger and the callback wait: what
+ * a final callback does when the gateway's read does not show the final
+ * status yet. The interface does not say that the gateway calls back again
+ * after a 503, and its reads may trail its callbacks, so the callback's own
  * request reads the task again a few times, short and growing pauses apart,
- * before it gives up and asks to be called again. The whole window stays
- * well inside a webhook sender's usual timeout (10 s and more): the sender
- * would otherwise drop the connection and count the callback as failed.
- *
- * Pure apart from the injected clock and read, so the schedule, the window's
- * end and the cancellation are unit-tested with a fake clock.
+ * before it asks to be called again. The window ends well inside a webhook
+ * sender's usual timeout (10 s and more).
  */
+
+/** Seconds a callback answered 503 is asked to wait (Retry-After) before it is sent again. */
+export const RETRY_AFTER_SECONDS = 30;
+
+/** The 503 text for a final status the gateway's reads do not show after the window. */
+export function notConfirmedYet(taskId: string, claimed: string, read: unknown): string {
+	return `The gateway does not confirm yet that task ${taskId} is ${claimed}: it still reads "${String(read)}" after a few seconds. Send the callback again later.`;
+}
+
+/**
+ * One window per key: a caller that finds one open joins it (`joined`), else
+ * opens it with `open`. Joining is safe whenever the window's reads began: a
+ * final record is true whenever it was read, and a window that ends without
+ * one fails every caller it served alike.
+ */
+export async function joinOrOpen<T>(
+	windows: Map<string, Promise<T>>,
+	key: string,
+	open: () => Promise<T>,
+): Promise<{ value: T; joined: boolean }> {
+	const known = windows.get(key);
+	if (known) return { value: await known, joined: true };
+	const window = open();
+	windows.set(key, window);
+	try {
+		return { value: await window, joined: false };
+	} finally {
+		if (windows.get(key) === window) windows.delete(key);
+	}
+}
 
 export interface ConfirmSchedule {
 	/** The pauses before each read again, in order (the read that did not confirm is not counted). */
@@ -24,11 +50,7 @@ export interface ConfirmSchedule {
 	minReadMs: number;
 }
 
-/**
- * Reads again 1 s, 3.5 s and 7.5 s after the read that did not confirm: a
- * lag of up to about 3 s costs two reads more (four reads of the task in
- * the whole wait), and the answer comes within 8 s.
- */
+/** Reads again 1 s, 3.5 s and 7.5 s after the read that did not confirm; the answer comes within 8 s. */
 export const DEFAULT_CONFIRM_SCHEDULE: ConfirmSchedule = {
 	pausesMs: [1_000, 2_500, 4_000],
 	windowMs: 8_000,

@@ -203,56 +203,6 @@ export async function waitForAll<T>(options: BatchWaitOptions<T>): Promise<Array
 	return outcomes;
 }
 
-export interface PollOptions<T> {
-	/** One read of the task. A rejection is final unless `isTransient` accepts it. */
-	fetch: () => Promise<PollAnswer<T>>;
-	isDone: (value: T) => boolean;
-	/** Total wait allowed, from the call. */
-	deadlineMs: number;
-	onTimeout: (last: T | undefined, polls: number, lastError: unknown) => Error;
-	onCancel: (last: T | undefined, polls: number) => Error;
-	/** Errors worth polling through (a poll that failed after the transport's own retries). */
-	isTransient?: (error: unknown) => boolean;
-	/** The error to end the wait with for a poll failure that is not transient. */
-	onError: (error: unknown) => Error;
-	/** Read once before the first pause (Wait for Completion: the task may be done already). */
-	pollFirst?: boolean;
-	signal?: AbortSignal;
-	clock?: Clock;
-	schedule?: PollSchedule;
-}
-
-export interface PollResult<T> {
-	value: T;
-	polls: number;
-	/** Time from the call to the poll that saw the terminal state. */
-	waitedMs: number;
-}
-
-/** One task's wait (a batch of one): resolves when it is done, rejects with the caller's error otherwise. */
-export async function pollUntilDone<T>(options: PollOptions<T>): Promise<PollResult<T>> {
-	const clock = options.clock ?? systemClock;
-	const [outcome] = await waitForAll<T>({
-		tasks: [{ startedAt: clock.now(), deadlineMs: options.deadlineMs, readFirst: options.pollFirst }],
-		read: options.fetch,
-		isDone: options.isDone,
-		isTransient: options.isTransient,
-		signal: options.signal,
-		clock,
-		schedule: options.schedule,
-	});
-	switch (outcome.kind) {
-		case 'done':
-			return { value: outcome.value, polls: outcome.polls, waitedMs: outcome.waitedMs };
-		case 'timeout':
-			throw options.onTimeout(outcome.last, outcome.polls, outcome.lastError);
-		case 'cancelled':
-			throw options.onCancel(outcome.last, outcome.polls);
-		default:
-			throw options.onError(outcome.error);
-	}
-}
-
 /** The deadline the user asked for, clamped to what the node allows (15 min default, 2 h max). */
 export function waitDeadlineMs(minutes: number | undefined): number {
 	if (minutes === undefined || !Number.isFinite(minutes) || minutes <= 0) return DEFAULT_WAIT_DEADLINE_MS;

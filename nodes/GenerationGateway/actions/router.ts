@@ -53,6 +53,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	// A tool call cannot put the execution to wait: Create and Wait polls, and errors become readable items.
 	const asTool = runsAsTool(this);
+	const plan = module.plan?.(this, { asTool });
 	const { maxConcurrency } = readRequestSettings(this, 0);
 	const continueOnFail = asTool || this.continueOnFail();
 
@@ -84,7 +85,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const refusal = refused.get(itemIndex);
 				if (refusal) return { error: refusal };
 				try {
-					return { output: await module.execute.call(this, itemIndex) };
+					return { output: await module.execute.call(this, itemIndex, plan) };
 				} catch (error) {
 					const wrapped = itemError(this.getNode(), error, itemIndex);
 					if (!continueOnFail) throw wrapped;
@@ -93,7 +94,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				}
 			},
 		);
-		const results = module.settle ? await module.settle(this, started, { asTool }) : started;
+		const results = module.settle ? await module.settle(this, started, plan) : started;
 		// A batch fails only once every item has settled: the first failure, in item order.
 		const failed = continueOnFail ? undefined : results.find((result) => 'error' in result);
 		if (failed && 'error' in failed) throw failed.error;

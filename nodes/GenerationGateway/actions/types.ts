@@ -24,7 +24,13 @@ export interface OperationModule {
 	 * says so in a hint and in the run's error.
 	 */
 	createsPaidWork?: boolean;
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	/**
+	 * Optional decision made once per run, before any item, from the run's
+	 * information (Create and Wait: the way of waiting); `execute` and
+	 * `settle` are given it.
+	 */
+	plan?(ctx: IExecuteFunctions, run: RunInfo): unknown;
+	execute(this: IExecuteFunctions, itemIndex: number, plan?: unknown): Promise<INodeExecutionData[]>;
 	/**
 	 * Optional check of one item, run by the router for every item before any
 	 * `execute`: an operation that starts paid work refuses a bad item before
@@ -40,13 +46,19 @@ export interface OperationModule {
 	 * its error) and returns every item's final result in the same order; the
 	 * router then applies continue-on-fail to each, as for `execute`.
 	 */
-	settle?(ctx: IExecuteFunctions, results: ItemResult[], run: { asTool: boolean }): Promise<ItemResult[]>;
+	settle?(ctx: IExecuteFunctions, results: ItemResult[], plan?: unknown): Promise<ItemResult[]>;
 	/**
 	 * Webhooks the operation needs n8n to route to the node (Create and Wait's
 	 * resume URL), and the handler the router calls for them.
 	 */
 	webhooks?: IWebhookDescription[];
 	webhook?(ctx: IWebhookFunctions): Promise<IWebhookResponseData>;
+}
+
+/** What the router knows of a run before its first item. */
+export interface RunInfo {
+	/** The run is a tool call of an AI agent (or an MCP client). */
+	asTool: boolean;
 }
 
 /** One item's result: its output items, or the error that stands for it. */

@@ -5,7 +5,7 @@
  * the polls are real HTTP GET /v1/videos/{id} requests to the simulator.
  * Anchors: fixed 5 s polling (n8n Gemini node) 36 polls, fixed 10 s (n8n OpenAI node) 18.
  */
-import { DEFAULT_WAIT_DEADLINE_MS, pollUntilDone } from '../../../nodes/shared/polling';
+import { DEFAULT_WAIT_DEADLINE_MS, waitForAll } from '../../../nodes/shared/polling';
 import type { Clock } from '../../../nodes/shared/time';
 import { startSimulator } from '../../simulator';
 import { videoTasks } from '../../simulator/video/tasks';
@@ -40,19 +40,18 @@ export async function run(): Promise<Record<string, string | number>> {
 			})
 		).json()) as { id: string };
 		const startedAt = now;
-		const result = await pollUntilDone<{ status: string }>({
-			fetch: async () => ({
+		const [outcome] = await waitForAll<{ status: string }>({
+			tasks: [{ startedAt, deadlineMs: DEFAULT_WAIT_DEADLINE_MS }],
+			read: async () => ({
 				value: (await (await fetch(`${sim.url}/v1/videos/${created.id}`, { headers: auth })).json()) as {
 					status: string;
 				},
 			}),
 			isDone: (record) => ['completed', 'failed', 'cancelled', 'expired'].includes(record.status),
-			deadlineMs: DEFAULT_WAIT_DEADLINE_MS,
-			onTimeout: () => new Error('timeout'),
-			onCancel: () => new Error('cancelled'),
-			onError: (error) => error as Error,
 			clock,
 		});
+		if (outcome.kind !== 'done') throw new Error(`the wait ended ${outcome.kind}`);
+		const result = outcome;
 		const seenAfter = now - startedAt;
 		const httpPolls = sim.requestsTo(`/v1/videos/${created.id}`, 'GET').length;
 		return {

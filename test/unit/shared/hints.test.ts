@@ -8,10 +8,10 @@ import {
 	MAX_CUSTOM_DATA_ENTRIES,
 	encodeState,
 	fittingItems,
-	shownResumeUrl,
 	slotsFit,
 	stateKeyPrefix,
-} from '../../../nodes/GenerationGateway/actions/video/wait/callbackState';
+} from '../../../nodes/GenerationGateway/actions/video/wait/state';
+import { shownResumeUrl } from '../../../nodes/GenerationGateway/actions/video/wait/decide';
 
 /**
  * The execution hints the node adds where money is at stake: each is a
@@ -75,6 +75,7 @@ describe('fittingItems: how many items a run may have to wait by callback', () =
 	const prefix = stateKeyPrefix('5d1f2c3a-0b1e-4a51-9c2d-7e8f9a0b1c2d');
 	const state = (count: number) => ({
 		startedAt: 1_700_000_000_000,
+		reason: 'Wait Mode is Callback',
 		download: false,
 		slots: Array.from({ length: count }, (_, n) => `video_${String(n).padStart(4, '0')}_abcdef`),
 	});

@@ -1,27 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
-import { NodeOperationError } from 'n8n-workflow';
-
 import {
 	DEFAULT_WAIT_DEADLINE_MS,
 	MAX_WAIT_DEADLINE_MS,
-	pollUntilDone,
 	scheduledDelay,
 	waitDeadlineMs,
+	waitForAll,
 } from '../../../nodes/shared/polling';
-import { systemClock } from '../../../nodes/shared/time';
 import { FakeClock } from './fakeClock';
-
-const node = {
-	id: '1',
-	name: 'Video',
-	type: 't',
-	typeVersion: 1,
-	position: [0, 0] as [number, number],
-	parameters: {},
-};
-const timeout = (last: { status: string } | undefined) =>
-	new NodeOperationError(node, `Task task_1 still ${last?.status ?? 'unknown'} at the deadline`);
-const cancel = () => new NodeOperationError(node, 'Task task_1: wait cancelled');
 
 /** A task that turns `completed` at `doneAt` ms of simulated time after start. */
 function task(clock: FakeClock, doneAt: number) {
@@ -29,11 +13,39 @@ function task(clock: FakeClock, doneAt: number) {
 	const seen: number[] = [];
 	return {
 		seen,
-		fetch: async () => {
+		read: async () => {
 			seen.push(clock.now() - start);
 			return { value: { status: clock.now() - start >= doneAt ? 'completed' : 'in_progress' } };
 		},
 	};
+}
+
+/** One task's wait, as the batch wait runs it for a batch of one. */
+async function waitForOne(
+	clock: FakeClock,
+	read: () => Promise<{ value: { status: string }; retryAfterMs?: number }>,
+	options: {
+		deadlineMs?: number;
+		readFirst?: boolean;
+		isTransient?: () => boolean;
+		signal?: AbortSignal;
+	} = {},
+) {
+	const [outcome] = await waitForAll<{ status: string }>({
+		tasks: [
+			{
+				startedAt: clock.now(),
+				deadlineMs: options.deadlineMs ?? DEFAULT_WAIT_DEADLINE_MS,
+				readFirst: options.readFirst,
+			},
+		],
+		read,
+		isDone: (value) => value.status === 'completed',
+		isTransient: options.isTransient,
+		signal: options.signal,
+		clock,
+	});
+	return outcome;
 }
 
 describe('poll schedule', () => {
@@ -45,137 +57,74 @@ describe('poll schedule', () => {
 
 	it('finds a task done after 180 s in at most 12 polls, within 20 s, with no sleep after it', async () => {
 		const clock = new FakeClock();
-		const t = task(clock, 180_000);
-		const result = await pollUntilDone({
-			fetch: t.fetch,
-			isDone: (v) => v.status === 'completed',
-			deadlineMs: DEFAULT_WAIT_DEADLINE_MS,
-			onTimeout: timeout,
-			onCancel: cancel,
-			onError: (e) => e as Error,
-			clock,
-		});
-		expect(result.polls).toBeLessThanOrEqual(12);
-		expect(result.waitedMs - 180_000).toBeLessThanOrEqual(20_000);
-		expect(clock.sleeps).toHaveLength(result.polls); // one pause before each poll, none after the last
+		const outcome = await waitForOne(clock, task(clock, 180_000).read);
+		expect(outcome.kind).toBe('done');
+		if (outcome.kind !== 'done') return;
+		expect(outcome.polls).toBeLessThanOrEqual(12);
+		expect(outcome.waitedMs - 180_000).toBeLessThanOrEqual(20_000);
+		expect(clock.sleeps).toHaveLength(outcome.polls); // one pause before each poll, none after the last
 	});
 
-	it('reads at once with pollFirst and returns without any pause when already terminal', async () => {
+	it('reads at once with readFirst and ends without any pause when already terminal', async () => {
 		const clock = new FakeClock();
-		const t = task(clock, 0);
-		const result = await pollUntilDone({
-			fetch: t.fetch,
-			isDone: (v) => v.status === 'completed',
-			deadlineMs: 60_000,
-			onTimeout: timeout,
-			onCancel: cancel,
-			onError: (e) => e as Error,
-			pollFirst: true,
-			clock,
-		});
-		expect(result.polls).toBe(1);
+		const outcome = await waitForOne(clock, task(clock, 0).read, { deadlineMs: 60_000, readFirst: true });
+		expect(outcome).toMatchObject({ kind: 'done', polls: 1 });
 		expect(clock.sleeps).toEqual([]);
 	});
 
 	it('honours a longer Retry-After hint and never sleeps past the deadline', async () => {
 		const clock = new FakeClock();
 		const start = clock.now();
-		await expect(
-			pollUntilDone({
-				fetch: async () => ({ value: { status: 'queue' }, retryAfterMs: 40_000 }),
-				isDone: () => false,
+		const outcome = await waitForOne(
+			clock,
+			async () => ({ value: { status: 'queue' }, retryAfterMs: 40_000 }),
+			{
 				deadlineMs: 100_000,
-				onTimeout: timeout,
-				onCancel: cancel,
-				onError: (e) => e as Error,
-				clock,
-			}),
-		).rejects.toThrow('Task task_1 still queue at the deadline');
+			},
+		);
+		expect(outcome).toMatchObject({ kind: 'timeout', last: { status: 'queue' } });
 		expect(clock.sleeps).toEqual([5000, 40_000, 40_000, 15_000]);
 		expect(clock.now() - start).toBe(100_000);
 	});
 
-	it('polls through transient errors and names the task when the deadline passes', async () => {
+	it('reads through transient errors and keeps the last one when the deadline passes', async () => {
 		const clock = new FakeClock();
 		let calls = 0;
-		await expect(
-			pollUntilDone({
-				fetch: async () => {
-					calls++;
-					throw new NodeOperationError(node, 'HTTP 503');
-				},
-				isDone: () => false,
-				isTransient: () => true,
-				deadlineMs: 20_000,
-				onTimeout: (_last, polls, error) =>
-					new NodeOperationError(
-						node,
-						`Task task_1 timed out after ${polls} polls (${(error as Error).message})`,
-					),
-				onCancel: cancel,
-				onError: (e) => e as Error,
-				clock,
-			}),
-		).rejects.toThrow('Task task_1 timed out after 3 polls (HTTP 503)');
+		const failure = new Error('HTTP 503');
+		const outcome = await waitForOne(
+			clock,
+			async () => {
+				calls++;
+				throw failure;
+			},
+			{ deadlineMs: 20_000, isTransient: () => true },
+		);
+		expect(outcome).toEqual({ kind: 'timeout', last: undefined, polls: 3, lastError: failure });
 		expect(calls).toBe(3);
 	});
 
-	it('passes a non-transient error through unchanged', async () => {
-		const failure = new NodeOperationError(node, 'HTTP 404 for task_1');
-		await expect(
-			pollUntilDone({
-				fetch: async () => {
-					throw failure;
-				},
-				isDone: () => false,
-				deadlineMs: 60_000,
-				onTimeout: timeout,
-				onCancel: cancel,
-				onError: (e) => e as Error,
-				clock: new FakeClock(),
-			}),
-		).rejects.toBe(failure);
+	it('ends with a read error that is not transient, unchanged', async () => {
+		const failure = new Error('HTTP 404 for task_1');
+		const outcome = await waitForOne(new FakeClock(), async () => {
+			throw failure;
+		});
+		expect(outcome).toEqual({ kind: 'failed', error: failure, last: undefined, polls: 1 });
 	});
 
 	it('stops at the next check when cancelled between polls (fake clock)', async () => {
 		const clock = new FakeClock();
 		const controller = new AbortController();
 		let polls = 0;
-		await expect(
-			pollUntilDone({
-				fetch: async () => {
-					if (++polls === 3) controller.abort();
-					return { value: { status: 'in_progress' } };
-				},
-				isDone: () => false,
-				deadlineMs: DEFAULT_WAIT_DEADLINE_MS,
-				onTimeout: timeout,
-				onCancel: cancel,
-				onError: (e) => e as Error,
-				signal: controller.signal,
-				clock,
-			}),
-		).rejects.toThrow('wait cancelled');
+		const outcome = await waitForOne(
+			clock,
+			async () => {
+				if (++polls === 3) controller.abort();
+				return { value: { status: 'in_progress' } };
+			},
+			{ signal: controller.signal },
+		);
+		expect(outcome).toMatchObject({ kind: 'cancelled', polls: 3 });
 		expect(polls).toBe(3);
-	});
-
-	it('stops within a second of a cancel that arrives during a 5 s pause (real clock)', async () => {
-		const controller = new AbortController();
-		const started = Date.now();
-		setTimeout(() => controller.abort(), 100);
-		await expect(
-			pollUntilDone({
-				fetch: async () => ({ value: { status: 'in_progress' } }),
-				isDone: () => false,
-				deadlineMs: DEFAULT_WAIT_DEADLINE_MS,
-				onTimeout: timeout,
-				onCancel: cancel,
-				onError: (e) => e as Error,
-				signal: controller.signal,
-				clock: systemClock,
-			}),
-		).rejects.toThrow('wait cancelled');
-		expect(Date.now() - started).toBeLessThan(1000);
 	});
 });
 

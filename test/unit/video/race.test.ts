@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
-/** The per-process memory of racing callbacks (actions/video/callbackRace.ts). */
+/** The per-process memory of racing callbacks (actions/video/wait/memory.ts and race.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
 import { FakeClock } from '../shared/fakeClock';
@@ -7,16 +7,21 @@ import { FakeClock } from '../shared/fakeClock';
 import {
 	CLAIM_HOLD_MS,
 	CallbackMemory,
-	OTHERS_READS_PER_TASK,
 	claimHolds,
+	handOver,
+	releaseClaim,
+	rememberFinals,
+	tick,
+	tryClaim,
+} from '../../../nodes/GenerationGateway/actions/video/wait/memory';
+import {
+	OTHERS_READS_PER_TASK,
+	answerFinal,
 	confirmOwnTask,
 	othersMayRead,
 	ownCallbackFailed,
 	readAfter,
-	rememberFinals,
-	tick,
-	tryClaim,
-} from '../../../nodes/GenerationGateway/actions/video/wait/callbackRace';
+} from '../../../nodes/GenerationGateway/actions/video/wait/race';
 
 const T0 = 1_800_000_000_000;
 
@@ -292,7 +297,7 @@ describe('confirmOwnTask: one confirmation window per task, shared by its callba
 	});
 });
 
-describe('othersMayRead: reads of a task by the other tasks\' callbacks are bounded by design', () => {
+describe("othersMayRead: reads of a task by the other tasks' callbacks are bounded by design", () => {
 	const slots = ['video_a', 'video_b', 'video_c', { error: 'refused' }];
 	const fresh = () => new CallbackMemory().of('e|n|1', T0);
 	const known = (memory: ReturnType<typeof fresh>, ...ids: string[]) => {
@@ -347,5 +352,119 @@ describe('CallbackMemory', () => {
 		table.of('old|n|1', T0);
 		table.of('new|n|1', T0 + 3 * 60 * 60_000 + 1);
 		expect(table.size).toBe(1);
+	});
+});
+
+describe('answerFinal: one final callback by the rules, on a fake clock', () => {
+	/** A gateway whose tasks read final from `finalAt[id]` (fake clock) on; every read logged. */
+	function gatewayOf(clock: FakeClock, finalAt: Record<string, number>, fail: Record<string, string> = {}) {
+		const reads: string[] = [];
+		const read = async (id: string): Promise<IDataObject> => {
+			reads.push(`${id}@${clock.now() - T0}`);
+			await Promise.resolve();
+			if (fail[id]) throw new Error(fail[id]);
+			return { id, status: clock.now() >= T0 + finalAt[id] ? 'completed' : 'in_progress' };
+		};
+		return {
+			reads,
+			readsFor: (id: string) => ({
+				own: async () => await read(id),
+				other: async (_item: number, other: string) => await read(other),
+			}),
+		};
+	}
+	const call = (
+		memory: ReturnType<CallbackMemory['of']>,
+		id: string,
+		slots: string[],
+		gw: ReturnType<typeof gatewayOf>,
+		clock: FakeClock,
+	) => answerFinal(memory, { taskId: id, claimed: 'completed', slots }, gw.readsFor(id), clock);
+
+	it('one task read final: resumes with its record; a later callback of the wait is told it is resuming', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gatewayOf(clock, { a: 0 });
+		expect(await call(memory, 'a', ['a'], gw, clock)).toEqual({ resume: [{ id: 'a', status: 'completed' }] });
+		handOver(memory, clock.now());
+		expect(await call(memory, 'a', ['a'], gw, clock)).toMatchObject({
+			status: 200,
+			body: { resuming: expect.any(String) },
+		});
+		expect(gw.reads).toEqual(['a@0']);
+	});
+
+	it('two tasks whose callbacks arrive together: exactly one resume, each task read once', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gatewayOf(clock, { a: 0, b: 0 });
+		const answers = await Promise.all(
+			['a', 'b'].map(async (id) => await call(memory, id, ['a', 'b'], gw, clock)),
+		);
+		expect(answers.filter((answer) => 'resume' in answer)).toHaveLength(1);
+		expect(answers.filter((answer) => 'status' in answer && answer.status === 200)).toHaveLength(1);
+		expect(gw.reads.sort()).toEqual(['a@0', 'b@0']);
+	});
+
+	it('a forged final callback (the gateway reads the task running throughout): 503 after the window, no resume', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gatewayOf(clock, { a: 60_000 });
+		const answer = await call(memory, 'a', ['a'], gw, clock);
+		expect(answer).toEqual({
+			status: 503,
+			body: { error: expect.stringContaining('does not confirm yet that task a is completed') },
+		});
+		expect(gw.reads).toEqual(['a@0', 'a@1000', 'a@3500', 'a@7500']);
+		expect(memory.claim).toBeUndefined();
+		expect(memory.underWay.size).toBe(0);
+	});
+
+	it('a read that trails the callback by 3 s: confirmed within the window, resumed', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gatewayOf(clock, { a: 3_000 });
+		expect(await call(memory, 'a', ['a'], gw, clock)).toMatchObject({ resume: [{ status: 'completed' }] });
+		expect(gw.reads).toEqual(['a@0', 'a@1000', 'a@3500']);
+	});
+
+	it('its own read failing: 503, and the other tasks may read it again', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		memory.othersReads.set('a', OTHERS_READS_PER_TASK);
+		const gw = gatewayOf(clock, { a: 0 }, { a: 'HTTP 502' });
+		expect(await call(memory, 'a', ['a'], gw, clock)).toEqual({
+			status: 503,
+			body: { error: 'Could not read video task a: HTTP 502' },
+		});
+		expect(memory.othersReads.has('a')).toBe(false);
+	});
+
+	it("another task's read failing: 503 (this callback may be the last), nothing claimed", async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gatewayOf(clock, { a: 0, b: 0 }, { b: 'timeout' });
+		expect(await call(memory, 'a', ['a', 'b'], gw, clock)).toEqual({
+			status: 503,
+			body: { error: 'Could not read video task b: timeout' },
+		});
+		expect(memory.claim).toBeUndefined();
+	});
+
+	it('another task still running: 200 waiting; once the claim is released the next final callback resumes', async () => {
+		const clock = new FakeClock(T0);
+		const memory = new CallbackMemory().of('e|n|1', T0);
+		const gw = gatewayOf(clock, { a: 0, b: 5_000 });
+		expect(await call(memory, 'a', ['a', 'b'], gw, clock)).toMatchObject({
+			status: 200,
+			body: { waiting: 'task b is in_progress' },
+		});
+		clock.time = T0 + 5_000;
+		const resumed = await call(memory, 'b', ['a', 'b'], gw, clock);
+		expect(resumed).toMatchObject({ resume: [{ id: 'a' }, { id: 'b' }] });
+		releaseClaim(memory);
+		expect(await call(memory, 'b', ['a', 'b'], gw, clock)).toMatchObject({
+			resume: [{ id: 'a' }, { id: 'b' }],
+		});
 	});
 });

@@ -2,8 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { ItemResult, OperationModule } from '../types';
-import { handleVideoCallback, runWaitMode, settleByCallback, videoCallbackWebhooks } from './wait/callbackWait';
+import { handleVideoCallback, videoCallbackWebhooks } from './wait/callback';
+import type { WaitPlan } from './wait/decide';
+import { planWait } from './wait/decide';
 import { settleByPolling } from './wait/pollingWait';
+import { settleByCallback } from './wait/startWait';
 import { generationFields } from './fields';
 import { createOptionsField, readWaitDeadlineMs, waitOptionsField } from './options';
 import { readVideoBody } from './request';
@@ -11,24 +14,33 @@ import { checkVideoBody, createTask } from './task';
 import { VIDEO_CALLBACK_URL } from './wireNames';
 
 /**
- * Create, then wait until the task is terminal. The router runs `execute`
- * for every item (the creates, at most Max Concurrent Requests at once),
- * then `settle` once for the whole batch: by callback (wait/callbackWait.ts,
- * the execution waits with no worker held) or by polling every task at once
- * (wait/pollingWait.ts). The create is never repeated: a timeout or a
- * failure after it names the task id.
+ * Create, then wait until the task is terminal. The router asks `plan` once
+ * how the run waits (wait/decide.ts), runs `execute` for every item (the
+ * creates, with the resume URL as callback address when it waits by
+ * callback), then `settle` once for the whole batch: by callback
+ * (wait/startWait.ts; the callbacks are answered by wait/callback.ts) or by
+ * polling every task at once (wait/pollingWait.ts). The create is never
+ * repeated: a timeout or a failure after it names the task id.
  */
-async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	plan: unknown,
+): Promise<INodeExecutionData[]> {
+	const wait = plan as WaitPlan;
 	const body = await readVideoBody(this, itemIndex);
-	const { mode, resumeUrl } = runWaitMode(this);
-	const sent = mode === 'callback' ? { ...body, [VIDEO_CALLBACK_URL]: resumeUrl } : body;
+	const sent = wait.mode === 'callback' ? { ...body, [VIDEO_CALLBACK_URL]: wait.resumeUrl } : body;
 	return [{ json: await createTask(this, itemIndex, sent, readRequestSettings(this, itemIndex).timeoutMs) }];
 }
 
-async function settle(ctx: IExecuteFunctions, results: ItemResult[]): Promise<ItemResult[]> {
-	const { mode, reason, fallback } = runWaitMode(ctx);
-	if (mode === 'callback') return await settleByCallback(ctx, results, reason);
-	return await settleByPolling(ctx, results, { readFirst: false, reason, fallback });
+async function settle(ctx: IExecuteFunctions, results: ItemResult[], plan: unknown): Promise<ItemResult[]> {
+	const wait = plan as WaitPlan;
+	if (wait.mode === 'callback') return await settleByCallback(ctx, results, wait.reason);
+	return await settleByPolling(ctx, results, {
+		readFirst: false,
+		reason: wait.reason,
+		fallback: wait.fallback,
+	});
 }
 
 export const createAndWait: OperationModule = {
@@ -44,6 +56,7 @@ export const createAndWait: OperationModule = {
 		await checkVideoBody.call(this, itemIndex);
 		readWaitDeadlineMs(this, itemIndex);
 	},
+	plan: planWait,
 	execute,
 	settle,
 	webhooks: videoCallbackWebhooks,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forModels } from './fields';
-import { AUTO_CALLBACK_MAX_TASKS } from './wait/callbackState';
+import { AUTO_CALLBACK_MAX_TASKS } from './wait/decide';
 import { DEFAULT_WAIT_DEADLINE_MS, MAX_WAIT_DEADLINE_MS, waitDeadlineMs } from '../../../shared/polling';
 import { formSetting } from '../../../shared/validation';
 

@@ -1,89 +1,14 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { NO_CUSTOM_DATA } from '../../../../shared/n8nFeatures';
 import { isTerminalStatus } from '../../../../shared/videoTask';
 
 /**
- * Pure decisions of Create and Wait's callback mode (unit-tested without n8n):
- * which mode runs, how the task list survives the wait, when the wait is over.
- *
- * Why the execution's custom data holds the task list: when a callback
- * arrives, n8n's waiting-webhook handler has already dropped the waiting
- * node's own output (it pops the node's last run before calling `webhook()`),
- * and static data is read from the workflow snapshot taken when the execution
- * started. The custom data (`resultData.metadata`) is saved with the waiting
- * execution and readable from `webhook()`. n8n keeps at most 10 entries of
- * at most 512 characters per execution, so the list is split over a few
- * entries. A longer list (a batch of hundreds of tasks) is kept as a file in
- * n8n's binary data store, which belongs to the execution as well and is
- * shared by every n8n process (filesystem in regular mode, database or S3 in
- * queue mode); the custom data then holds only the file's id. Only where
- * neither holds it does the node wait by polling instead.
+ * The task list a callback wait keeps, and what one callback means for it
+ * (pure, unit-tested without n8n). The list lives in the execution's custom
+ * data: n8n saves it with the waiting execution and hands it to `webhook()`,
+ * while the node's own output and static data are not there on a callback.
+ * n8n keeps at most 10 entries of 512 characters per execution, so the list
+ * is split over a few entries; a longer one is kept as a file in n8n's
+ * binary data store (shared by every n8n process) and custom data holds its id.
  */
-
-export type WaitModeSetting = 'auto' | 'callback' | 'polling';
-
-export interface WaitModeDecision {
-	mode: 'callback' | 'polling';
-	/** Why this mode runs (the output's `waitInfo.reason`). */
-	reason: string;
-	/** Why callback mode was not used although it was possible to ask for it (auto or callback). */
-	fallback?: string;
-}
-
-/**
- * Auto waits by callback for at most this many tasks, by polling beyond.
- * Every request to a waiting execution's resume URL makes n8n load that
- * whole execution from its database before the node runs, and the gateway
- * calls on every status change of every task; the waiting execution grows
- * with the batch, so a batch's callbacks cost n8n about the square of its
- * size. Polling costs two or three reads per task and one execution kept
- * running. Measured in a real n8n 2.41 on its default SQLite (docs: "Which
- * way Auto waits"): 5 tasks ending together kept n8n's API within 2 s, 10
- * held it for 3.7 s, 30 for 6 to 12 s, 300 for a minute, while polling the
- * same batches kept it under 2 s and brought every video within 30 s.
- */
-export const AUTO_CALLBACK_MAX_TASKS = 5;
-
-/**
- * Callback mode needs an https resume URL (the gateway calls only https
- * addresses) and the execution's custom data, where the task list waits.
- * Auto also needs a batch small enough for n8n to take its callbacks
- * (`AUTO_CALLBACK_MAX_TASKS`); an explicit Callback is kept whatever the size.
- */
-export function decideWaitMode(
-	setting: unknown,
-	resumeUrl: unknown,
-	keepsCustomData = true,
-	tasks = 1,
-): WaitModeDecision {
-	const wanted = setting === 'callback' || setting === 'polling' ? setting : 'auto';
-	if (wanted === 'polling') return { mode: 'polling', reason: 'Wait Mode is Polling' };
-	if (!keepsCustomData) return { mode: 'polling', reason: NO_CUSTOM_DATA, fallback: NO_CUSTOM_DATA };
-	if (typeof resumeUrl !== 'string' || !/^https:\/\//i.test(resumeUrl)) {
-		const fallback = `n8n's resume URL is not https (${shownResumeUrl(resumeUrl)}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`;
-		return { mode: 'polling', reason: fallback, fallback };
-	}
-	if (wanted === 'auto' && tasks > AUTO_CALLBACK_MAX_TASKS) {
-		return {
-			mode: 'polling',
-			reason: `Auto polls batches of more than ${AUTO_CALLBACK_MAX_TASKS} tasks (this one has ${tasks}): each callback makes n8n load the whole waiting execution, and a batch's callbacks arriving together would hold n8n's editor and API for seconds; set Wait Mode to Callback to wait by callback anyway`,
-		};
-	}
-	return { mode: 'callback', reason: callbackReason(wanted, tasks) };
-}
-
-/** Why a wait runs by callback, as `waitInfo.reason` says it (also on the resume, from the same setting). */
-export function callbackReason(setting: unknown, tasks: number): string {
-	return setting === 'callback'
-		? 'Wait Mode is Callback'
-		: `Auto waits by callback for up to ${AUTO_CALLBACK_MAX_TASKS} tasks (this batch has ${tasks}) when n8n's resume URL is https: no worker is held and the wait survives an n8n restart`;
-}
-
-/** The resume URL as a message shows it: without its query (the signature that lets anyone resume). */
-export function shownResumeUrl(resumeUrl: unknown): string {
-	return typeof resumeUrl === 'string' && resumeUrl ? resumeUrl.replace(/\?.*$/, '') : 'none';
-}
 
 /**
  * One item's slot: its task id, or why its task was not created
@@ -102,9 +27,10 @@ export function stateKeyPrefix(nodeId: string): string {
 	return `ggvideo_${nodeId.replace(/[^A-Za-z0-9]/g, '').slice(0, 32)}_`;
 }
 
-/** What survives the wait: when it began, the download option, one slot per input item. */
+/** What survives the wait: when it began, why it waits by callback, the download option, one slot per input item. */
 export interface CallbackState {
 	startedAt: number;
+	reason: string;
 	download: boolean;
 	slots: TaskSlot[];
 }
@@ -129,7 +55,7 @@ export function stateText(state: CallbackState): string {
 			? slot
 			: { error: slot.error.slice(0, MAX_ERROR_CHARS), ...(slot.charged ? { charged: 1 } : {}) },
 	);
-	return JSON.stringify({ t: state.startedAt, d: state.download ? 1 : 0, s: slots });
+	return JSON.stringify({ t: state.startedAt, r: state.reason, d: state.download ? 1 : 0, s: slots });
 }
 
 /** Marks an entry that holds the id of the stored file with the state, not the state itself. */
@@ -162,9 +88,10 @@ export function decodeState(prefix: string, data: Record<string, string>): Callb
 /** The state from its text, or undefined if the text is damaged. */
 export function parseStateText(text: string): CallbackState | undefined {
 	try {
-		const raw = JSON.parse(text) as { t?: unknown; d?: unknown; s?: unknown };
+		const raw = JSON.parse(text) as { t?: unknown; r?: unknown; d?: unknown; s?: unknown };
 		if (typeof raw.t !== 'number' || !Array.isArray(raw.s)) return undefined;
-		return { startedAt: raw.t, download: raw.d === 1, slots: raw.s as TaskSlot[] };
+		const reason = typeof raw.r === 'string' ? raw.r : 'the wait was started by callback';
+		return { startedAt: raw.t, reason, download: raw.d === 1, slots: raw.s as TaskSlot[] };
 	} catch {
 		return undefined;
 	}
@@ -204,9 +131,4 @@ export function judgeCallback(slots: TaskSlot[], id: string, status: string): Ca
 		return { action: 'ignore', reason: `task ${id} is not one of this execution's tasks` };
 	if (!isTerminalStatus(status)) return { action: 'wait', reason: `task ${id} is ${status}` };
 	return { action: 'read' };
-}
-
-/** The first task still running, given the records read so far (in item order). */
-export function firstUnfinished(records: Array<IDataObject | undefined>): number {
-	return records.findIndex((record) => !record || !isTerminalStatus(record.status));
 }

@@ -1,0 +1,153 @@
+import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { createLimiter } from '../../../../shared/concurrency';
+import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
+import { systemClock } from '../../../../shared/time';
+import { answerCallback, readCallbackBody } from '../../../../shared/videoTask';
+import { getTask } from '../task';
+import { callbackWaitInfo, finishAll } from './finish';
+import type { WaitMemory } from './memory';
+import { handOver, memoryOf, releaseClaim } from './memory';
+import { answerFinal } from './race';
+import type { CallbackState } from './state';
+import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeState } from './state';
+
+/**
+ * The webhook side of a callback wait: one request of the gateway to the
+ * execution's resume URL, while the execution waits. It may read the task
+ * list the wait kept and the gateway's records of its tasks, and touch this
+ * process's memory of the wait (race.ts); it resumes the execution by
+ * returning items. Every request is answered by the node itself.
+ */
+
+/** `path: ''` matches `$execution.resumeUrl`; restart webhooks are never registered with anyone. */
+export const videoCallbackWebhooks: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		path: '',
+		restartWebhook: true,
+		isFullPath: true,
+	},
+];
+
+/** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
+export const CONFIRMATIONS_AT_ONCE = 16;
+
+/** The least time a read of the confirmation window is given once it has its request slot. */
+const MIN_WINDOW_READ_MS = 250;
+
+/**
+ * Stored task lists this process has read or is reading, by file id: a file
+ * is written once, and a batch's callbacks arrive together, so callbacks that
+ * come while it is read share that read. A read that fails is forgotten.
+ */
+const storedStates = new Map<string, Promise<CallbackState>>();
+const STORED_STATES_KEPT = 16;
+
+async function readStoredState(ctx: IWebhookFunctions, fileId: string): Promise<CallbackState> {
+	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
+	const state = parseStateText(text);
+	if (!state) throw new Error(`the stored task list (${fileId}) is damaged`);
+	return state;
+}
+
+/** The task list a waiting execution kept (undefined: it waits for none); rejects when its file cannot be read. */
+async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<CallbackState | undefined> {
+	const data = executionCustomDataOf(ctx)?.getAll() ?? {};
+	const fileId = storedStateId(prefix, data);
+	if (fileId === undefined) return decodeState(prefix, data);
+	let reading = storedStates.get(fileId);
+	if (!reading) {
+		reading = readStoredState(ctx, fileId);
+		storedStates.set(fileId, reading);
+		reading.catch(() => {
+			if (storedStates.get(fileId) === reading) storedStates.delete(fileId);
+		});
+		if (storedStates.size > STORED_STATES_KEPT) storedStates.delete(storedStates.keys().next().value!);
+	}
+	return await reading;
+}
+
+/** Max Concurrent Requests as the webhook reads it (a webhook has no items). */
+function webhookConcurrency(ctx: IWebhookFunctions): number {
+	const options = ctx.getNodeParameter('requestOptions', {}) as IDataObject;
+	const value = Math.floor(Number(options.maxConcurrency ?? 1));
+	return Number.isFinite(value) && value >= 1 ? value : 1;
+}
+
+/**
+ * The wait's reads through its request slots: other tasks share Max
+ * Concurrent Requests with the downloads; a callback's read of its own task
+ * has slots of its own (at least CONFIRMATIONS_AT_ONCE), since a burst of
+ * callbacks queued behind one slot would be answered past the sender's timeout.
+ */
+function readsOf(ctx: IWebhookFunctions, memory: WaitMemory, slots: CallbackState['slots'], taskId: string) {
+	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
+	const ownLimit = (memory.ownLimit ??= createLimiter(
+		Math.max(webhookConcurrency(ctx), CONFIRMATIONS_AT_ONCE),
+	));
+	const ownItem = slots.indexOf(taskId);
+	return {
+		own: async (timeoutMs?: number) => {
+			// A read of the window has one attempt and what is left of the window once it got its slot.
+			const until = timeoutMs === undefined ? undefined : systemClock.now() + timeoutMs;
+			return await ownLimit(async () => {
+				if (until === undefined) return (await getTask(ctx, ownItem, taskId)).record;
+				const left = until - systemClock.now();
+				if (left < MIN_WINDOW_READ_MS) throw new Error('the confirmation window passed');
+				return (await getTask(ctx, ownItem, taskId, systemClock, 1, left)).record;
+			});
+		},
+		other: async (item: number, id: string) => await limit(async () => (await getTask(ctx, item, id)).record),
+	};
+}
+
+/**
+ * `webhook()`: a callback that is not about this execution's tasks, or
+ * claims a status that is not final, is answered 200 without a read; a final
+ * one is judged by `answerFinal` (race.ts), and the callback that wins the
+ * resume downloads the videos and hands the items to n8n.
+ */
+export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const claim = readCallbackBody(ctx.getBodyData());
+	if ('problem' in claim) return answerCallback(ctx, 400, { error: claim.problem });
+	let state: CallbackState | undefined;
+	try {
+		state = await loadState(ctx, stateKeyPrefix(ctx.getNode().id));
+	} catch (error) {
+		// Answering 200 would drop news nobody acted on: the gateway is asked to send it again.
+		return answerCallback(ctx, 503, {
+			error: `Could not read this execution's task list: ${(error as Error).message}`,
+		});
+	}
+	if (!state)
+		return answerCallback(ctx, 200, {
+			received: true,
+			ignored: 'this execution is not waiting for video tasks',
+		});
+	const verdict = judgeCallback(state.slots, claim.id, claim.status);
+	if (verdict.action === 'ignore')
+		return answerCallback(ctx, 200, { received: true, ignored: verdict.reason });
+	if (verdict.action === 'wait') return answerCallback(ctx, 200, { received: true, waiting: verdict.reason });
+
+	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state, systemClock.now());
+	const reads = readsOf(ctx, memory, state.slots, claim.id);
+	const answer = await answerFinal(
+		memory,
+		{ taskId: claim.id, claimed: claim.status, slots: state.slots },
+		reads,
+		systemClock,
+	);
+	if (!('resume' in answer)) return answerCallback(ctx, answer.status, answer.body);
+	try {
+		const waitInfo = callbackWaitInfo(state, systemClock);
+		const output = await finishAll(ctx, state, answer.resume, waitInfo, webhookConcurrency(ctx));
+		handOver(memory, systemClock.now());
+		return { ...answerCallback(ctx, 200, { received: true, resumed: true }), workflowData: [output] };
+	} catch (error) {
+		releaseClaim(memory);
+		return answerCallback(ctx, 503, { error: `Could not resume: ${(error as Error).message}` });
+	}
+}
