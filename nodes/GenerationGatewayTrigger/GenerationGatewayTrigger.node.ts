@@ -96,8 +96,6 @@ export class GenerationGatewayTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node');
-				delete staticData.seenDeliveries;
 				return true;
 			},
 		},

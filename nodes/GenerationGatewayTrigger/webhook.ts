@@ -1,22 +1,16 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { isTerminalStatus, readCallbackBody, rememberDelivery, secretMatches } from '../shared/videoTask';
-import { confirmWithin } from '../shared/confirmWindow';
-import { gatewayRequest } from '../shared/transport';
+import { confirmWithin, joinOrOpen, notConfirmedYet } from '../shared/confirmWindow';
 import { gatewayFailureOf } from '../shared/errors';
-
-/** Seconds a callback answered 503 is asked to wait before it is sent again. */
-export const TRIGGER_RETRY_AFTER_SECONDS = 30;
-
-/** Answers with a status and a small JSON body, starting nothing; a 503 asks to be called again. */
-function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
-	const res = ctx.getResponseObject();
-	if (status === 503) res.setHeader('Retry-After', String(TRIGGER_RETRY_AFTER_SECONDS));
-	res.status(status).json(body);
-	return { noWebhookResponse: true };
-}
+import { gatewayRequest } from '../shared/transport';
+import type { CallbackClaim } from '../shared/videoTask';
+import { answerCallback, isTerminalStatus, readCallbackBody, secretMatches } from '../shared/videoTask';
+import { deliveryKey, startedDeliveries } from './deliveries';
 
 type Confirmation = IDataObject | { failedWith: number };
+
+/** What one delivery comes to: a workflow start with the record, or an answer that starts nothing. */
+type Outcome = { start: IDataObject } | { status: number; body: IDataObject };
 
 /** One confirmation read: the gateway's record, or the HTTP status it failed with (0: no answer). */
 async function readTask(
@@ -37,109 +31,77 @@ async function readTask(
 	);
 }
 
-/**
- * Confirmation windows open in this process, by workflow, node and task:
- * deliveries of one task that arrive while its window is open join it
- * rather than reading on their own (a sender that retries fast, or sends
- * the same callback twice).
- */
-const openWindows = new Map<string, Promise<Confirmation>>();
-
-/**
- * The task as the gateway reads it, for a callback claiming a final status:
- * when the first read shows it still running (the gateway's reads may trail
- * its callbacks), read again within the confirmation window. `joined` says
- * this delivery joined a window another delivery of the task opened: that
- * one answers for the workflow start.
- */
-async function confirmFinal(
-	ctx: IWebhookFunctions,
-	taskId: string,
-): Promise<{ record: Confirmation; joined: boolean }> {
-	const key = `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${taskId}`;
-	const open = openWindows.get(key);
-	if (open) return { record: await open, joined: true };
-	const window = (async (): Promise<Confirmation> => {
-		const first = await readTask(ctx, taskId, 10_000);
-		if ('failedWith' in first || isTerminalStatus(first.status)) return first;
-		const outcome = await confirmWithin<Confirmation>({
-			read: async (timeoutMs) => await readTask(ctx, taskId, timeoutMs, 1),
-			isConfirmed: (record) => !('failedWith' in record) && isTerminalStatus(record.status),
-		});
-		// A read of the window that failed is no news: the last record the gateway gave stands.
-		const last = outcome.kind === 'confirmed' ? outcome.value : outcome.last;
-		return last && !('failedWith' in last) ? last : first;
-	})();
-	openWindows.set(key, window);
-	try {
-		return { record: await window, joined: false };
-	} finally {
-		if (openWindows.get(key) === window) openWindows.delete(key);
-	}
+/** A final status the first read does not show is read again within the confirmation window. */
+async function confirmFinal(ctx: IWebhookFunctions, taskId: string): Promise<Confirmation> {
+	const first = await readTask(ctx, taskId, 10_000);
+	if ('failedWith' in first || isTerminalStatus(first.status)) return first;
+	const outcome = await confirmWithin<Confirmation>({
+		read: async (timeoutMs) => await readTask(ctx, taskId, timeoutMs, 1),
+		isConfirmed: (record) => !('failedWith' in record) && isTerminalStatus(record.status),
+	});
+	// A read of the window that failed is no news: the last record the gateway gave stands.
+	const last = outcome.kind === 'confirmed' ? outcome.value : outcome.last;
+	return last && !('failedWith' in last) ? last : first;
 }
 
+/** The gateway's word on a claim (with Confirm on), or the claim itself. */
+async function judge(ctx: IWebhookFunctions, claim: CallbackClaim, statuses: string[]): Promise<Outcome> {
+	if (!(ctx.getNodeParameter('confirm', true) as boolean)) return { start: claim.record };
+	const final = isTerminalStatus(claim.status);
+	const confirmed = final ? await confirmFinal(ctx, claim.id) : await readTask(ctx, claim.id, 10_000);
+	if ('failedWith' in confirmed) {
+		// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a
+		// retrying sender tries again later.
+		return confirmed.failedWith === 404
+			? { status: 404, body: { error: `The gateway does not know task ${claim.id}` } }
+			: { status: 503, body: { error: `Could not confirm task ${claim.id} now` } };
+	}
+	if (confirmed.id !== claim.id) {
+		return { status: 404, body: { error: `The gateway does not confirm task ${claim.id}` } };
+	}
+	// A 200 would stop the sender's retries and the workflow would never start for this news.
+	if (final && !isTerminalStatus(confirmed.status)) {
+		return { status: 503, body: { error: notConfirmedYet(claim.id, claim.status, confirmed.status) } };
+	}
+	if (!statuses.includes(String(confirmed.status))) {
+		return { status: 200, body: { received: true, ignored: `status ${String(confirmed.status)}` } };
+	}
+	return { start: confirmed };
+}
+
+/** Deliveries of one task and status being judged now in this process: the ones that come meanwhile join. */
+const judging = new Map<string, Promise<Outcome>>();
+
 /**
- * One callback delivery: secret (401), body shape (400), optional
- * confirmation with the gateway, status filter and duplicate drop (200,
- * ignored), then the workflow starts with the record. A final status the
- * gateway does not show yet is read again within the confirmation window
- * (a few seconds, confirmWindow.ts) before it is answered 503.
+ * One callback delivery: secret (401), body shape (400), status filter (200,
+ * ignored), then the gateway's confirmation and the duplicate drop; the first
+ * delivery of a task's status starts the workflow with the record. Deliveries
+ * of the same news that arrive while it is judged share its outcome.
  */
 export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const secret = String(ctx.getNodeParameter('secret', '') ?? '');
-	const query = ctx.getQueryData() as IDataObject;
-	if (!secretMatches(secret, query.secret)) {
-		return answer(ctx, 401, { error: 'Missing or wrong secret' });
+	if (!secretMatches(secret, (ctx.getQueryData() as IDataObject).secret)) {
+		return answerCallback(ctx, 401, { error: 'Missing or wrong secret' });
 	}
 	const claim = readCallbackBody(ctx.getBodyData());
-	if ('problem' in claim) return answer(ctx, 400, { error: claim.problem });
-
+	if ('problem' in claim) return answerCallback(ctx, 400, { error: claim.problem });
 	// The claimed status is filtered first: a callback we would ignore costs no gateway read.
 	const statuses = ctx.getNodeParameter('statuses', []) as string[];
 	if (!statuses.includes(claim.status)) {
-		return answer(ctx, 200, { received: true, ignored: `status ${claim.status}` });
+		return answerCallback(ctx, 200, { received: true, ignored: `status ${claim.status}` });
 	}
-	let record = claim.record;
-	let joined = false;
-	if (ctx.getNodeParameter('confirm', true) as boolean) {
-		const final = isTerminalStatus(claim.status);
-		const confirmation = final
-			? await confirmFinal(ctx, claim.id)
-			: { record: await readTask(ctx, claim.id, 10_000), joined: false };
-		const confirmed = confirmation.record;
-		joined = confirmation.joined;
-		if ('failedWith' in confirmed) {
-			// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a
-			// retrying sender tries again later.
-			const known = confirmed.failedWith === 404;
-			return answer(ctx, known ? 404 : 503, {
-				error: known
-					? `The gateway does not know task ${claim.id}`
-					: `Could not confirm task ${claim.id} now`,
-			});
-		}
-		if (confirmed.id !== claim.id) {
-			return answer(ctx, 404, { error: `The gateway does not confirm task ${claim.id}` });
-		}
-		// A final status the gateway does not show yet (its reads may lag behind its callbacks):
-		// a 200 would stop the sender's retries and the workflow would never start for it.
-		if (final && !isTerminalStatus(confirmed.status)) {
-			return answer(ctx, 503, {
-				error: `The gateway does not confirm yet that task ${claim.id} is ${claim.status}: it still reads "${String(confirmed.status)}" after a few seconds. Send the callback again later.`,
-			});
-		}
-		record = confirmed;
-	}
-	// The delivery that opened the window starts the workflow; one that joined it is the same news.
-	if (joined) return answer(ctx, 200, { received: true, ignored: 'duplicate delivery' });
+	const key = (status: string) => deliveryKey(ctx.getWorkflow().id, ctx.getNode().id, claim.id, status);
+	const duplicate = { received: true, ignored: 'duplicate delivery' };
+	if (startedDeliveries.has(key(claim.status))) return answerCallback(ctx, 200, duplicate);
 
-	const status = String(record.status);
-	if (!statuses.includes(status)) return answer(ctx, 200, { received: true, ignored: `status ${status}` });
-	const staticData = ctx.getWorkflowStaticData('node');
-	const seen = Array.isArray(staticData.seenDeliveries) ? (staticData.seenDeliveries as string[]) : [];
-	staticData.seenDeliveries = seen;
-	if (!rememberDelivery(seen, claim.id, status)) {
-		return answer(ctx, 200, { received: true, ignored: 'duplicate delivery' });
+	const { value: outcome, joined } = await joinOrOpen(
+		judging,
+		key(claim.status),
+		async () => await judge(ctx, claim, statuses),
+	);
+	if (!('start' in outcome)) return answerCallback(ctx, outcome.status, outcome.body);
+	if (joined || !startedDeliveries.claim(key(String(outcome.start.status)))) {
+		return answerCallback(ctx, 200, duplicate);
 	}
-	return { workflowData: [[{ json: record }]], webhookResponse: { received: true } };
+	return { workflowData: [[{ json: outcome.start }]], webhookResponse: { received: true } };
 }

@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { RETRY_AFTER_SECONDS } from './confirmWindow';
 
 /**
  * What the action node's video operations and the trigger both know about a
@@ -64,11 +66,14 @@ export function readCallbackBody(body: unknown): CallbackClaim | { problem: stri
 	return { id, status, record };
 }
 
-/** Remembers the last `limit` (id, status) pairs so a repeated delivery is dropped. */
-export function rememberDelivery(seen: string[], id: string, status: string, limit = 500): boolean {
-	const key = `${id}\u0000${status}`;
-	if (seen.includes(key)) return false;
-	seen.push(key);
-	if (seen.length > limit) seen.splice(0, seen.length - limit);
-	return true;
+/** Answers a callback with a status and a small JSON body, starting nothing; a 503 asks to be called again. */
+export function answerCallback(
+	ctx: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+	res.status(status).json(body);
+	return { noWebhookResponse: true };
 }

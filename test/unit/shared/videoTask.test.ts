@@ -1,4 +1,4 @@
-import { readCallbackBody, rememberDelivery, secretMatches } from '../../../nodes/shared/videoTask';
+import { readCallbackBody, secretMatches } from '../../../nodes/shared/videoTask';
 
 describe('secretMatches', () => {
 	it.each([
@@ -32,22 +32,5 @@ describe('readCallbackBody', () => {
 	])('refuses %s', (_name, body, problem) => {
 		const verdict = readCallbackBody(body);
 		expect('problem' in verdict && verdict.problem).toContain(problem);
-	});
-});
-
-describe('rememberDelivery', () => {
-	it('drops a repeated (id, status) and keeps a new status of the same task', () => {
-		const seen: string[] = [];
-		expect(rememberDelivery(seen, 'v1', 'in_progress')).toBe(true);
-		expect(rememberDelivery(seen, 'v1', 'completed')).toBe(true);
-		expect(rememberDelivery(seen, 'v1', 'completed')).toBe(false);
-	});
-
-	it('keeps only the last `limit` deliveries', () => {
-		const seen: string[] = [];
-		for (let i = 0; i < 5; i++) rememberDelivery(seen, `v${i}`, 'completed', 3);
-		expect(seen).toHaveLength(3);
-		expect(rememberDelivery(seen, 'v0', 'completed', 3)).toBe(true); // forgotten, so accepted again
-		expect(rememberDelivery(seen, 'v4', 'completed', 3)).toBe(false);
 	});
 });
