@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import type { Simulator } from '../../test/simulator';
 import type { Checks } from './checks';
-import { N8n, type Certificate } from './n8n';
+import { N8n, type Certificate, type N8nOptions } from './n8n';
 import { freePort, run } from './proc';
 import { startPostgres, startRedis, type Service } from './services';
 import { createCredentials, PACKAGE, withCredentials, type Context, type Workflow } from './workflows';
@@ -97,6 +97,72 @@ function queueEnv(postgres: Service, redis: Service, poolSize: number): Record<s
 	};
 }
 
+interface Processes {
+	main: N8n;
+	worker?: N8n;
+	webhooks: N8n[];
+}
+
+/** What the processes have in common; each process is listed in `started` before it starts. */
+interface Launch {
+	name: string;
+	home: string;
+	cert: Certificate;
+	version?: string;
+	checks: Checks;
+	started: N8n[];
+}
+
+async function launch(
+	at: Launch,
+	options: Omit<N8nOptions, 'home' | 'cert' | 'version'>,
+	timing: string,
+): Promise<N8n> {
+	const n8n = new N8n({ ...options, home: at.home, cert: at.cert, version: at.version });
+	at.started.push(n8n);
+	await at.checks.timed(`${at.name}: ${timing}`, () => n8n.start());
+	return n8n;
+}
+
+/** Queue mode: main, a worker and `webhooks` webhook processes on one PostgreSQL and Redis. */
+async function startQueue(
+	at: Launch,
+	services: Service[],
+	queue: NonNullable<StartOptions['queue']>,
+	extra: Record<string, string>,
+): Promise<Processes> {
+	const postgres = await startPostgres();
+	services.push(postgres);
+	const redis = await startRedis(at.home);
+	services.push(redis);
+	const env = { ...queueEnv(postgres, redis, queue.poolSize ?? QUEUE_DB_POOL_SIZE), ...extra };
+	const main = await launch(at, { name: `n8n-${at.name}-main`, env }, 'main start');
+	const worker = await launch(
+		at,
+		{
+			name: `n8n-${at.name}-worker`,
+			command: 'worker',
+			port: await freePort(),
+			env: {
+				...env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+				// The resume URL a node computes on the worker must reach main.
+				WEBHOOK_URL: `${main.url}/`,
+				N8N_EDITOR_BASE_URL: `${main.url}/`,
+			},
+		},
+		'worker start',
+	);
+	// Webhook processes serve /webhook-waiting/ too: a gateway's callback may reach one instead of main.
+	const webhooks: N8n[] = [];
+	for (let i = 1; i <= queue.webhooks; i++) {
+		const name = `n8n-${at.name}-webhook${i > 1 ? `-${i}` : ''}`;
+		webhooks.push(await launch(at, { name, command: 'webhook', env }, `webhook process ${i} start`));
+	}
+	return { main, worker, webhooks };
+}
+
 /**
  * Starts an n8n with the package and its credentials. Everything it started is stopped when it
  * fails, and by `stop()`.
@@ -107,72 +173,21 @@ export async function startN8n(input: PartInput, options: StartOptions): Promise
 	const home = options.home ?? join(work, name);
 	mkdirSync(join(home, '.n8n'), { recursive: true });
 	if (options.withPackage !== false) installPacked(home, packed);
-	const processes: N8n[] = [];
+	const at: Launch = { name, home, cert, version, checks, started: [] };
 	const services: Service[] = [];
 	const stop = async () => {
-		for (const n8n of [...processes].reverse()) await n8n.stop();
+		for (const n8n of [...at.started].reverse()) await n8n.stop();
 		for (const service of [...services].reverse()) await service.stop();
 	};
 	try {
-		let env = options.env ?? {};
-		let main: N8n;
-		let worker: N8n | undefined;
-		const webhooks: N8n[] = [];
-		if (!queue) {
-			main = new N8n({ name: `n8n-${name}`, home, cert, env, version });
-			processes.push(main);
-			await checks.timed(`${name}: n8n start`, () => main.start());
-		} else {
-			const postgres = await startPostgres();
-			services.push(postgres);
-			const redis = await startRedis(home);
-			services.push(redis);
-			const poolSize = queue.poolSize ?? QUEUE_DB_POOL_SIZE;
-			env = { ...queueEnv(postgres, redis, poolSize), ...env };
-			main = new N8n({ name: `n8n-${name}-main`, home, cert, env, version });
-			processes.push(main);
-			await checks.timed(`${name}: main start`, () => main.start());
-			const workerEnv = {
-				...env,
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
-				// The resume URL a node computes on the worker must reach main.
-				WEBHOOK_URL: `${main.url}/`,
-				N8N_EDITOR_BASE_URL: `${main.url}/`,
-			};
-			const port = await freePort();
-			const queueWorker = new N8n({
-				name: `n8n-${name}-worker`,
-				home,
-				cert,
-				command: 'worker',
-				port,
-				env: workerEnv,
-				version,
-			});
-			worker = queueWorker;
-			processes.push(queueWorker);
-			await checks.timed(`${name}: worker start`, () => queueWorker.start());
-			// Webhook processes serve /webhook-waiting/ too: a gateway's callback may reach one instead of main.
-			for (let i = 1; i <= queue.webhooks; i++) {
-				const suffix = i > 1 ? `-${i}` : '';
-				const webhook = new N8n({
-					name: `n8n-${name}-webhook${suffix}`,
-					home,
-					cert,
-					command: 'webhook',
-					env,
-					version,
-				});
-				processes.push(webhook);
-				webhooks.push(webhook);
-				await checks.timed(`${name}: webhook process ${i} start`, () => webhook.start());
-			}
-		}
+		const env = options.env ?? {};
+		const { main, worker, webhooks } = queue
+			? await startQueue(at, services, queue, env)
+			: { main: await launch(at, { name: `n8n-${name}`, env }, 'n8n start'), webhooks: [] };
 		await main.login();
 		const node = run(main.install.node, ['--version']).stdout.trim();
-		const where = queue
-			? `main on ${main.url}; webhook processes on ${webhooks.map((w) => w.url).join(', ')}; worker log ${worker!.proc!.logFile}; DB_POSTGRESDB_POOL_SIZE=${env.DB_POSTGRESDB_POOL_SIZE}`
+		const where = worker
+			? `main on ${main.url}; webhook processes on ${webhooks.map((w) => w.url).join(', ')}; worker log ${worker.proc!.logFile}; DB_POSTGRESDB_POOL_SIZE=${main.options.env?.DB_POSTGRESDB_POOL_SIZE}`
 			: `on ${main.url}, user folder ${main.userFolder}`;
 		checks.note(`${name}: n8n ${main.install.version} (Node ${node}) ${where}`);
 		const credentials = options.withPackage === false ? {} : await createCredentials(main, sim);
