@@ -58,7 +58,7 @@ export interface PackagedN8n extends Context {
 	): Promise<{ id: string; versionId: string }>;
 	/** Queue mode: whether the worker's log says it ran execution `id`. */
 	onWorker(id: string): boolean;
-	/** Queue mode: a load balancer in front of the webhook processes, each URL sent to the next one. */
+	/** A load balancer in front of the webhook processes, each URL sent to the next one (single instance: as is). */
 	balancer(): (url: string) => string;
 	/** Stops every process it started, PostgreSQL and Redis too. */
 	stop(): Promise<void>;
@@ -210,6 +210,7 @@ export async function startN8n(input: PartInput, options: StartOptions): Promise
 			balancer: () => {
 				let turn = 0;
 				return (url) => {
+					if (!webhooks.length) return url;
 					const target = new URL(url);
 					target.port = String(webhooks[turn++ % webhooks.length].port);
 					return target.toString();
