@@ -16,7 +16,7 @@
  *
  * Ctrl-C (or SIGTERM) stops n8n and the simulator; nothing is left running.
  *
- * This file must not import ./proc or ./n8n: they install the e2e suite's own signal handlers.
+ * This file must not import ../src/proc or ../src/n8n: they install the e2e suite's own signal handlers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
