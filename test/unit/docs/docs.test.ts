@@ -512,6 +512,26 @@ describe('the README and the manual speak to a user', () => {
 		expect(found).toEqual([]);
 	});
 
+	it('the commands the figures page gives to measure again exist', () => {
+		const figures = read('docs/figures.md');
+		const benches = readdirSync(join(root, 'test', 'bench', 'scenarios'));
+		const e2eMain = read('e2e/src/main.ts');
+		const missing: string[] = [];
+		let seen = 0;
+		for (const m of figures.matchAll(/\.\/scripts\/run (bench|e2e) ([a-z0-9-]+)/g)) {
+			seen++;
+			const [, tool, name] = m;
+			const exists = tool === 'bench' ? benches.some((f) => f.includes(name)) : e2eMain.includes(`'${name}'`);
+			if (!exists) missing.push(m[0]);
+		}
+		for (const m of figures.matchAll(/npx jest ([^\s`]+)/g)) {
+			seen++;
+			if (!existsSync(join(root, m[1]))) missing.push(m[0]);
+		}
+		expect(seen).toBeGreaterThanOrEqual(10);
+		expect(missing).toEqual([]);
+	});
+
 	it('the README is at most 150 lines, with Install right after the pictures', () => {
 		const readme = read('README.md');
 		expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(150);
