@@ -6,23 +6,15 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * The longest single timer a cancellable sleep leaves behind when it is
- * cancelled. Short enough that a process (a test worker, an n8n worker being
- * stopped) is never held: jest force-exits a worker still busy 500 ms after
- * its tests, and a 1 s slice did that now and then under load.
- */
+/** The longest timer a cancelled sleep leaves behind: short enough that no stopping process is held by it. */
 const SLICE_MS = 200;
 
 /**
  * Sleeps for `ms`, or less if `signal` aborts first (then it resolves early;
  * the caller checks `signal.aborted`). Uses n8n-workflow's sleep because
  * community nodes may not use timers directly. The signal is passed on, so a
- * cancelled wait leaves no timer behind (a timer left running kept test
- * workers alive after their last test: "A worker process has failed to exit
- * gracefully"). Older n8n-workflow versions ignore the signal; for them long
- * waits are still taken in slices of at most 0.2 s, so a cancelled wait
- * leaves at most one short timer.
+ * cancelled wait leaves no timer behind; older n8n-workflow versions ignore
+ * it, so long waits are taken in slices of at most SLICE_MS.
  */
 export async function cancellableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (ms <= 0 || signal?.aborted) return;
