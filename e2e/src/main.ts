@@ -46,7 +46,7 @@ import { checkToolVariant } from './workflows';
 
 const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
 /** Parts that run only when named: `pictures` writes into the checkout (docs/images/), `p15` and `p15-queue` are benches of 15 to 30 minutes. */
-const ON_REQUEST = ['pictures', 'p15', 'p15-queue'] as const;
+const ON_REQUEST = ['pictures', 'p15', 'p15-queue', 'p16'] as const;
 type Part = (typeof PARTS)[number] | (typeof ON_REQUEST)[number];
 
 /** The parts that start their own n8n, in the order they run: the part, its timing's label, its code. */
@@ -63,6 +63,11 @@ const OWN_N8N: Array<[Part, string, () => Promise<(input: PartInput) => Promise<
 		'p15-queue',
 		'p15-queue: batches ending in one instant, queue mode',
 		async () => (await import('../bench/burst')).runBurstQueue,
+	],
+	[
+		'p16',
+		'p16: executions and trigger callbacks ending in one instant',
+		async () => (await import('../bench/p16')).runP16,
 	],
 	['queue', 'queue mode', async () => (await import('./queue')).runQueue],
 	['dev', 'dev: ./scripts/run n8n', async () => (await import('./dev')).runDev],

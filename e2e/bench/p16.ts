@@ -1,0 +1,374 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/**
+ * Bench P16 (`./scripts/run e2e p16`, only when named): many executions of one video each, and
+ * callbacks into the Generation Gateway Trigger, finishing in the same instant, in a real n8n on
+ * its embedded default (one instance, SQLite, https), beside n8n's own nodes under the same burst.
+ *
+ * Rows (GG_P16_ROWS, way:count, default "wait-node:300 wait:300 webhook:300 trigger:300"):
+ * - `wait`: Webhook → Create and Wait (Auto, one task: it waits by callback) → Report; `count`
+ *   executions wait, then every task ends at once and the simulator calls each resume URL once.
+ * - `wait-node`: Webhook → Tell (its resume URL to the bench) → n8n's Wait node (On Webhook Call)
+ *   → Report; the bench calls every resume URL once, all at once.
+ * - `trigger`: Generation Gateway Trigger (Confirm on) → Report, active; `count` tasks end at once
+ *   and the simulator calls the trigger's URL once for each.
+ * - `webhook`: n8n's Webhook node → Report, active; the bench calls it `count` times at once.
+ * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
+ * Report posts the task id to the bench, which counts the videos that reached a workflow and the
+ * ones that reached it twice. A probe calls n8n's REST API meanwhile.
+ * Results: e2e-output/p16.md and p16.json. GG_P16_QUEUE=1 or 2 runs the rows in queue mode with
+ * that many webhook processes (behind a balancer) instead.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Simulator } from '../../test/simulator';
+import { videoTasks } from '../../test/simulator/video/tasks';
+import { http } from '../src/http';
+import type { N8n } from '../src/n8n';
+import { sleep } from '../src/proc';
+import { startN8n, type PackagedN8n, type PartInput } from '../src/start';
+import { PACKAGE, createAndWaitNode, holdTaskEnds, type Workflow } from '../src/workflows';
+import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
+
+type Way = 'wait' | 'wait-node' | 'trigger' | 'webhook';
+const WAYS: Way[] = ['wait', 'wait-node', 'trigger', 'webhook'];
+const CALLER_TIMEOUT_MS = 10_000;
+const TRIGGER_KEY = randomBytes(16).toString('hex');
+const DEFAULT_ROWS = 'wait-node:300 wait:300 webhook:300 trigger:300';
+
+interface Row {
+	way: Way;
+	count: number;
+}
+
+function parseRows(text = process.env.GG_P16_ROWS || DEFAULT_ROWS): Row[] {
+	return text
+		.split(/\s+/)
+		.filter(Boolean)
+		.map((spec) => {
+			const [way, count] = spec.split(':');
+			if (!WAYS.includes(way as Way) || !(Number(count) > 0)) {
+				throw new Error(`P16 row "${spec}": way:count, way one of ${WAYS.join(' ')}`);
+			}
+			return { way: way as Way, count: Number(count) };
+		});
+}
+
+/** What the workflows tell the bench: resume URLs of waiting Wait nodes, task ids that reached the end. */
+async function startCollector() {
+	const resumeUrls: string[] = [];
+	const seen = new Map<string, number>();
+	const server: Server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
+			if (req.url === '/resume') resumeUrls.push(body.url);
+			else seen.set(body.id, (seen.get(body.id) ?? 0) + 1);
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		url,
+		resumeUrls,
+		seen,
+		reset: () => {
+			resumeUrls.length = 0;
+			seen.clear();
+		},
+		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+type Collector = Awaited<ReturnType<typeof startCollector>>;
+
+function post(
+	name: string,
+	url: string,
+	fields: Record<string, string>,
+	x: number,
+): Workflow['nodes'][number] {
+	return {
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [x, 0],
+		parameters: {
+			method: 'POST',
+			url,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: `={{ JSON.stringify({ ${Object.entries(fields)
+				.map(([key, value]) => `${key}: ${value}`)
+				.join(', ')} }) }}`,
+		},
+	};
+}
+
+function webhookNode(path: string, webhookId: string): Workflow['nodes'][number] {
+	return {
+		name: 'Start',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	};
+}
+
+const chain = (...names: string[]) =>
+	Object.fromEntries(
+		names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
+
+/** The row's workflow, and the URL that starts one execution (wait rows) or takes the calls. */
+function workflowOf(way: Way, collector: Collector, hookId: string, path: string): Workflow {
+	const report = (id: string) => post('Report', `${collector.url}/seen`, { id }, 600);
+	const tag = path;
+	switch (way) {
+		case 'wait': {
+			const wait = createAndWaitNode({ mode: 'auto', download: false }, [300, 0]);
+			(wait.parameters as Record<string, unknown>).prompt = '={{ $json.body.prompt }}';
+			return {
+				name: `P16 ${way} ${tag}`,
+				nodes: [webhookNode(path, hookId), wait, report('$json.id')],
+				connections: chain('Start', String(wait.name), 'Report'),
+			} as Workflow;
+		}
+		case 'wait-node':
+			return {
+				name: `P16 ${way} ${tag}`,
+				nodes: [
+					webhookNode(path, hookId),
+					post('Tell', `${collector.url}/resume`, { url: '$execution.resumeUrl' }, 200),
+					{
+						name: 'Wait',
+						type: 'n8n-nodes-base.wait',
+						typeVersion: 1.1,
+						position: [400, 0],
+						webhookId: randomUUID(),
+						parameters: {
+							resume: 'webhook',
+							httpMethod: 'POST',
+							limitWaitTime: true,
+							resumeAmount: 20,
+							resumeUnit: 'minutes',
+						},
+					},
+					report("$('Start').item.json.body.id"),
+				],
+				connections: chain('Start', 'Tell', 'Wait', 'Report'),
+			} as Workflow;
+		case 'trigger':
+			return {
+				name: `P16 ${way} ${tag}`,
+				nodes: [
+					{
+						name: 'Video Finished',
+						type: `${PACKAGE}.generationGatewayTrigger`,
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId: hookId,
+						parameters: { secret: TRIGGER_KEY },
+						credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+					},
+					report('$json.id'),
+				],
+				connections: chain('Video Finished', 'Report'),
+			} as Workflow;
+		case 'webhook':
+			return {
+				name: `P16 ${way} ${tag}`,
+				nodes: [webhookNode(path, hookId), report('$json.body.id')],
+				connections: chain('Start', 'Report'),
+			} as Workflow;
+	}
+}
+
+/** `count` calls of `url` at once, each given up after the caller's timeout: status (0: none) and time. */
+async function callAll(urls: string[], body: (i: number) => unknown) {
+	return await Promise.all(
+		urls.map(async (url, i) => {
+			const started = Date.now();
+			const status = await http(url, { method: 'POST', body: body(i), timeoutMs: CALLER_TIMEOUT_MS }).then(
+				(answer) => answer.status,
+				() => 0,
+			);
+			return { status, ms: Math.min(Date.now() - started, CALLER_TIMEOUT_MS) };
+		}),
+	);
+}
+
+async function waitUntil(
+	what: string,
+	done: () => Promise<boolean> | boolean,
+	timeoutMs: number,
+): Promise<boolean> {
+	const until = Date.now() + timeoutMs;
+	while (Date.now() < until) {
+		if (await done()) return true;
+		await sleep(500);
+	}
+	process.stderr.write(`P16: gave up waiting for ${what}\n`);
+	return false;
+}
+
+async function waitingCount(n8n: N8n, workflowId: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['waiting'] }));
+	const answer = await http(`${n8n.url}/rest/executions?filter=${filter}&limit=1`, {
+		headers: { cookie: n8n.cookie },
+	});
+	return answer.status === 200 ? Number(answer.json<{ data: { count: number } }>().data.count) : 0;
+}
+
+interface Figures {
+	row: string;
+	answered2xx: number;
+	calls: number;
+	p50: number;
+	p99: number;
+	answers: string;
+	reached: number;
+	twice: number;
+	api: Awaited<ReturnType<ReturnType<typeof probeApi>['stop']>>;
+}
+
+async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector, row: Row, tag: string) {
+	const { n8n } = started;
+	const route = started.webhooks.length ? started.balancer() : (url: string) => url;
+	const tasks = videoTasks(sim);
+	tasks.callbackTimeoutMs = CALLER_TIMEOUT_MS;
+	tasks.secondCallbacks = { kind: 'off' };
+	tasks.routeCallback = started.webhooks.length ? route : undefined;
+	collector.reset();
+	const held = holdTaskEnds(sim);
+	const hookId = randomUUID();
+	const path = `p16-${row.way}-${tag}`;
+	const created = await started.importWorkflow(workflowOf(row.way, collector, hookId, path), {
+		activate: true,
+	});
+	const hook = (to: string) => route(`${n8n.url}/webhook/${to}`);
+	const deliveriesBefore = tasks.deliveries.length;
+	let answers: Array<{ status: number; ms: number }> = [];
+	const ids = Array.from({ length: row.count }, (_, i) => `p16_${tag}_${i}`);
+
+	// n8n registers an activated workflow's webhooks a moment after the activation answers.
+	const registered = row.way === 'trigger' ? `${n8n.url}/webhook/${hookId}/video-task` : hook(path);
+	await waitUntil(
+		'the webhook registered',
+		async () => (await http(registered, { method: 'POST', body: {} }).catch(() => undefined))?.status !== 404,
+		60_000,
+	);
+	// The executions that wait, started a few at a time (their start is not what is measured).
+	if (row.way === 'wait' || row.way === 'wait-node') {
+		for (let i = 0; i < row.count; i += 10) {
+			await Promise.all(
+				ids
+					.slice(i, i + 10)
+					.map(async (id) =>
+						http(hook(path), { method: 'POST', body: { id, prompt: `p16 ${id} [at:${held.endsAt}]` } }),
+					),
+			);
+		}
+		await waitUntil(
+			'every execution waiting',
+			async () => (await waitingCount(n8n, created.id)) >= row.count,
+			10 * 60_000,
+		);
+	}
+	if (row.way === 'trigger') {
+		const url = `${n8n.url}/webhook/${hookId}/video-task?secret=${TRIGGER_KEY}`;
+		for (const id of ids) {
+			const answer = await http(`${sim.url}/v1/videos`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${sim.keys.bearer}` },
+				body: { model: 'vidA-2.5', prompt: `p16 ${id} [at:${held.endsAt}]`, duration: 5, callback_url: url },
+			});
+			if (answer.status >= 300) throw new Error(`P16: the simulator refused a create: ${answer.text()}`);
+		}
+		await sleep(3_000); // their early statuses are posted (and ignored) before the burst
+	}
+
+	const probe = probeApi(n8n, created.id);
+	const burst = Date.now();
+	held.release();
+	if (row.way === 'wait-node')
+		answers = await callAll(collector.resumeUrls.map(route), (i) => ({ id: ids[i] }));
+	if (row.way === 'webhook')
+		answers = await callAll(
+			ids.map(() => hook(path)),
+			(i) => ({ id: ids[i], status: 'completed' }),
+		);
+	const reachedCount = () => ids.filter((id) => collector.seen.has(id)).length;
+	const reachedAll = () => reachedCount() >= row.count;
+	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 3 * 60_000);
+	if (row.way === 'wait' || row.way === 'trigger') {
+		await waitUntil(
+			'the final callbacks answered',
+			() =>
+				tasks.deliveries.slice(deliveriesBefore).filter((d) => d.status === 'completed').length >= row.count,
+			CALLER_TIMEOUT_MS + 5_000,
+		);
+		answers = tasks.deliveries
+			.slice(deliveriesBefore)
+			.filter((d) => d.status === 'completed' && d.attempt === 1)
+			.map((d) => ({
+				status: d.httpStatus ?? 0,
+				ms: Math.min(d.tookMs ?? CALLER_TIMEOUT_MS, CALLER_TIMEOUT_MS),
+			}));
+	}
+	const api = await probe.stop(burst, Date.now());
+	const times = answers.map((a) => a.ms);
+	const byStatus = new Map<string, number>();
+	for (const a of answers)
+		byStatus.set(String(a.status || 'timed out'), (byStatus.get(String(a.status || 'timed out')) ?? 0) + 1);
+	const figures: Figures = {
+		row: `${row.way} ${row.count}`,
+		answered2xx: answers.filter((a) => a.status >= 200 && a.status < 300).length,
+		calls: answers.length,
+		p50: quantile(times, 0.5),
+		p99: quantile(times, 0.99),
+		answers: [...byStatus].map(([status, n]) => `${n} × ${status}`).join(', '),
+		reached: reachedCount(),
+		twice: ids.filter((id) => (collector.seen.get(id) ?? 0) > 1).length,
+		api,
+	};
+	await drainCallbacks(sim, CALLER_TIMEOUT_MS);
+	await n8n.rest('POST', `/workflows/${created.id}/deactivate`).catch(() => undefined);
+	return figures;
+}
+
+function tableOf(title: string, rows: Figures[]): string {
+	return [
+		`### ${title}`,
+		'',
+		'| row | answered 2xx within 10 s | answers p50 / p99 | answers | videos in a workflow (twice) | REST API p99 / max (errors) |',
+		'|---|---|---|---|---|---|',
+		...rows.map(
+			(f) =>
+				`| ${f.row} | ${f.answered2xx} of ${f.calls} | ${ms(f.p50)} / ${ms(f.p99)} | ${f.answers} | ${f.reached} (${f.twice}) | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
+		),
+	].join('\n');
+}
+
+export async function runP16(input: PartInput): Promise<void> {
+	const webhooks = Number(process.env.GG_P16_QUEUE ?? 0);
+	const started = await startN8n(input, { name: 'p16', ...(webhooks > 0 ? { queue: { webhooks } } : {}) });
+	const collector = await startCollector();
+	const rows: Figures[] = [];
+	try {
+		for (const [i, row] of parseRows().entries()) {
+			const figures = await runRow(started, input.sim, collector, row, `${Date.now().toString(36)}${i}`);
+			input.checks.note(`p16 ${JSON.stringify(figures)}`);
+			rows.push(figures);
+		}
+	} finally {
+		await collector.stop();
+		await started.stop();
+	}
+	const where = webhooks > 0 ? `queue mode, ${webhooks} webhook process(es)` : 'one instance, SQLite';
+	report(webhooks > 0 ? `p16-queue-${webhooks}` : 'p16', [tableOf(`P16, ${where}`, rows)], rows);
+}
