@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { WorkflowJson } from '../harness';
 import { runWorkflow, until } from '../harness';
 import { callWebhook } from '../harness/resume';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { startHttpsReceiver } from '../simulator/video/https';
@@ -43,6 +44,8 @@ function triggerWorkflow(parameters: object = {}): WorkflowJson {
 		connections: { [TRIGGER]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
 	} as WorkflowJson;
 }
+
+useVirtualTime();
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -9,11 +9,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readBinary, runWorkflow, startWorkflow } from '../harness';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { videoTasks } from '../simulator/video/tasks';
 
 import { VIDEO_NODE, promptItems, videoCallbackWorkflow } from './video-callback-workflow';
+
+useVirtualTime();
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -9,6 +9,7 @@
  */
 import { OTHERS_READS_PER_TASK } from '../../nodes/GenerationGateway/actions/video/wait/race';
 import { confirmReadTimes } from '../../nodes/shared/confirmWindow';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Fault } from '../simulator/types';
 import type { LagFigures, LagRow } from './video-callback-lag';
 import { FAST_SECOND, HONOURING_SECOND, NO_SECOND, runLagRow } from './video-callback-lag';
@@ -36,6 +37,8 @@ function readsBound(lagMs: number): number {
 	const windowReads = confirmReadTimes().findIndex((at) => at >= lagMs) + 1;
 	return 1 + 1 + windowReads + OTHERS_READS_PER_TASK + 1;
 }
+
+useVirtualTime();
 
 const answered = (f: LagFigures) => Object.keys(f.finalAnswers).sort();
 

@@ -13,6 +13,7 @@ import { BinaryDataService } from 'n8n-core';
 import { runWorkflow, until } from '../harness';
 import { ensureContainer } from '../harness/container';
 import { WaitingWebhookServer, deliverToWaiting } from '../harness/resume';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { videoTasks } from '../simulator/video/tasks';
@@ -24,6 +25,8 @@ const workflow = videoCallbackWorkflow;
 const items = promptItems;
 const polls = (ids: string[]) =>
 	ids.reduce((sum, id) => sum + sim.requestsTo(`/v1/videos/${id}`, 'GET').length, 0);
+
+useVirtualTime();
 
 let sim: Simulator;
 let n8n: WaitingWebhookServer;

@@ -12,11 +12,14 @@ import type { WorkflowJson } from '../harness';
 import { runWorkflow, startWorkflow } from '../harness';
 import { until } from '../harness/until';
 import { WaitingWebhookServer } from '../harness/resume';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { videoTasks } from '../simulator/video/tasks';
 
 import { VIDEO_NODE, promptItems, videoCallbackWorkflow } from './video-callback-workflow';
+
+useVirtualTime();
 
 let sim: Simulator;
 let n8n: WaitingWebhookServer;

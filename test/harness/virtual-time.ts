@@ -1,0 +1,238 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/**
+ * Virtual time for the workflow tests about lags, windows, Retry-After, back-off and deadlines:
+ * the node, the gateway simulator and the harness run on one clock that moves only when the
+ * test file's process has nothing else to do, so no test waits in real time for a pause, and
+ * none depends on real time passing (or not passing) between two steps.
+ *
+ * `useVirtualTime()`, called at the top of a test file (before its own beforeAll/afterAll),
+ * installs jest's modern fake timers for the file (Date, setTimeout, setInterval and their
+ * clear functions; not nextTick, setImmediate or queueMicrotask) and starts a driver:
+ * - everything in the file's realm reads that clock: the package loaded from dist/ (Date.now,
+ *   and n8n-workflow's sleep, i.e. setTimeout, behind nodes/shared/time.ts's systemClock),
+ *   n8n-core and axios's request deadline (follow-redirects' timer), the in-process simulator
+ *   (task timing, callback deliveries and their pauses, `slow` and `trickle` faults) and the
+ *   harness (`until`, `WaitingExecutions.finished`). Real I/O is untouched: Node's http, net and
+ *   tls run on Node's own timers, so real sockets carry every request over real HTTP(S).
+ * - the driver jumps to the next virtual timer (and fires every timer due then) only when the
+ *   process is quiet for QUIET_TURNS real event-loop turns in a row: no libuv request pending
+ *   (fs, dns, connect, write, shutdown), no foreign setImmediate queued, and no byte in transit
+ *   between two in-process sockets (each socket's bytes written equal its peer's bytes read; no
+ *   connect, TLS handshake, buffered write or end of stream under way). So a step happens only
+ *   when every party waits for a timer: virtual time never passes while a request or its answer
+ *   is on its way, and always passes when everything waits.
+ * - Node's own socket idle timeouts (axios's `req.setTimeout`, the simulator's callback
+ *   `timeout`) stay real: they measure silence on a socket, which virtual time makes short.
+ *
+ * What a test may assert is unchanged: counts, orders, and schedules read on the clock (the
+ * simulator's `at` and `sentAt`, `Date.now()` around a step), which are now exact; never how long
+ * something took in real time. The real-time behaviour stays covered by the e2e suite and the
+ * bench (which use the same simulator on the real clock).
+ */
+import * as diagnostics from 'node:diagnostics_channel';
+import { type Server, Socket } from 'node:net';
+import { setImmediate as realImmediate, setTimeout as realTimeout } from 'node:timers';
+import { TLSSocket } from 'node:tls';
+
+/** Real event-loop turns with nothing moving before virtual time may jump. */
+const QUIET_TURNS = 3;
+
+/** libuv requests (process.getActiveResourcesInfo()) that mean work under way, and queued immediates. */
+const WORK_UNDER_WAY = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|Immediate)$/;
+
+type SocketState = { key?: string };
+
+const nextTurn = async () => await new Promise<void>((resolve) => realImmediate(resolve));
+const pause = async (ms: number) => await new Promise<void>((resolve) => realTimeout(resolve, ms));
+
+/** Whether the socket has received its peer's end of stream (or is gone). */
+const ended = (socket: Socket) =>
+	socket.destroyed ||
+	socket.readableEnded ||
+	Boolean((socket as unknown as { _readableState?: { ended?: boolean } })._readableState?.ended);
+
+/** Every socket of the process, from its creation to its close (client and server side). */
+class Sockets {
+	readonly live = new Set<Socket>();
+
+	/** Keys ("local|remote") of in-process sockets that closed while their peer may still be open. */
+	private readonly closed = new Set<string>();
+
+	private readonly state = new WeakMap<Socket, SocketState>();
+
+	private readonly channels: Array<[string, (message: unknown) => void]> = [
+		['net.client.socket', (message) => this.add((message as { socket: Socket }).socket)],
+		['net.server.socket', (message) => this.add((message as { socket: Socket }).socket)],
+		// An https server's TLS socket (the raw one comes through net.server.socket).
+		['http.server.request.start', (message) => this.add((message as { socket: Socket }).socket)],
+	];
+
+	start(): void {
+		for (const [name, listener] of this.channels) diagnostics.subscribe(name, listener);
+	}
+
+	stop(): void {
+		for (const [name, listener] of this.channels) diagnostics.unsubscribe(name, listener);
+		this.live.clear();
+		this.closed.clear();
+	}
+
+	private add(socket: Socket | undefined): void {
+		if (!(socket instanceof Socket) || this.live.has(socket)) return;
+		this.live.add(socket);
+		this.state.set(socket, {});
+		socket.once('close', () => {
+			this.live.delete(socket);
+			const key = this.state.get(socket)?.key;
+			if (key) this.closed.add(key);
+		});
+	}
+
+	private keyOf(socket: Socket): string | undefined {
+		const state = this.state.get(socket) ?? {};
+		if (!state.key && socket.localPort !== undefined && socket.remotePort !== undefined)
+			state.key = `${socket.localAddress}:${socket.localPort}|${socket.remoteAddress}:${socket.remotePort}`;
+		this.state.set(socket, state);
+		return state.key;
+	}
+
+	/** What is moving between in-process sockets now, or undefined when nothing is. */
+	moving(): string | undefined {
+		// The top socket of each connection end: an https server's TLS socket over its raw one.
+		const ends = new Map<string, Socket>();
+		for (const socket of this.live) {
+			if (socket.destroyed) continue;
+			if (socket.connecting) return 'a connection being opened';
+			const key = this.keyOf(socket);
+			if (!key) continue;
+			const tls = socket instanceof TLSSocket;
+			if (tls && !(socket as unknown as { _secureEstablished?: boolean })._secureEstablished)
+				return 'a TLS handshake';
+			if (socket.writableLength > 0) return `${socket.writableLength} bytes waiting to be written`;
+			const other = ends.get(key);
+			if (!other || (tls && !(other instanceof TLSSocket))) ends.set(key, socket);
+		}
+		let listening: Set<number> | undefined;
+		for (const [key, socket] of ends) {
+			const [local, remote] = key.split('|');
+			const peerKey = `${remote}|${local}`;
+			const peer = ends.get(peerKey);
+			if (peer) {
+				if (socket instanceof TLSSocket !== peer instanceof TLSSocket)
+					return 'a TLS connection whose server side has not read its request yet';
+				if (socket.bytesWritten > peer.bytesRead)
+					return `${socket.bytesWritten - peer.bytesRead} bytes on their way (${key})`;
+				continue;
+			}
+			if (ended(socket)) continue;
+			// The peer closed and its end of stream is on its way, or a connection not accepted yet.
+			if (this.closed.has(peerKey)) return `an end of stream on its way (${key})`;
+			listening ??= listeningPorts();
+			if (listening.has(socket.remotePort ?? -1)) return `a connection to be accepted (${key})`;
+		}
+		// Forget closed ends that no open socket pairs with any more.
+		for (const key of this.closed) {
+			const [local, remote] = key.split('|');
+			if (!ends.has(`${remote}|${local}`)) this.closed.delete(key);
+		}
+		return undefined;
+	}
+}
+
+/** Ports this process listens on (the simulator's, the waiting-webhook route's...). */
+function listeningPorts(): Set<number> {
+	const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+	const ports = new Set<number>();
+	for (const handle of handles) {
+		const address = (handle as Partial<Server>).address?.();
+		if (address && typeof address === 'object' && 'port' in address && !(handle instanceof Socket))
+			ports.add(address.port);
+	}
+	return ports;
+}
+
+/** Jumps virtual time from timer to timer whenever the process is quiet (see the file's header). */
+class Driver {
+	private readonly sockets = new Sockets();
+
+	private running: Promise<void> | undefined;
+
+	private stopped = false;
+
+	/** A virtual timer's callback that threw: the file fails with it (a real timer's would too). */
+	private error: unknown;
+
+	start(): void {
+		this.sockets.start();
+		this.running = this.loop();
+	}
+
+	async stop(): Promise<void> {
+		this.stopped = true;
+		await this.running;
+		this.sockets.stop();
+		if (this.error) throw this.error;
+	}
+
+	/** Why the process is not quiet now, or undefined when it is. */
+	private busy(): string | undefined {
+		const work = process.getActiveResourcesInfo().filter((type) => WORK_UNDER_WAY.test(type));
+		if (work.length) return work.join(', ');
+		return this.sockets.moving();
+	}
+
+	private async loop(): Promise<void> {
+		let quiet = 0;
+		while (!this.stopped) {
+			if (this.busy()) {
+				// Real I/O under way, which virtual time does not move: look again in a real millisecond.
+				quiet = 0;
+				await pause(1);
+				continue;
+			}
+			if (++quiet < QUIET_TURNS) {
+				await nextTurn();
+				continue;
+			}
+			quiet = 0;
+			if (jest.getTimerCount() === 0) {
+				// Everyone waits for something real (or for the test): look again shortly.
+				await pause(1);
+				continue;
+			}
+			try {
+				jest.advanceTimersToNextTimer();
+			} catch (error) {
+				this.error ??= error;
+			}
+			await nextTurn();
+		}
+	}
+}
+
+let driver: Driver | undefined;
+
+/**
+ * Runs the calling test file on virtual time (see the file's header): call it at the top of the
+ * file, before the file's own hooks, so that the clock is in place for them. The file's afterAll
+ * hooks run after it is back on real timers (they only close servers and sockets).
+ */
+export function useVirtualTime(): void {
+	beforeAll(() => {
+		jest.useFakeTimers({
+			advanceTimers: false,
+			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance'],
+		});
+		driver = new Driver();
+		driver.start();
+	});
+	afterAll(async () => {
+		const stopping = driver;
+		driver = undefined;
+		try {
+			await stopping?.stop();
+		} finally {
+			jest.useRealTimers();
+		}
+	});
+}
