@@ -26,10 +26,12 @@ import {
 	retryOnFailHint,
 } from '../../nodes/GenerationGateway/actions/hints';
 import type { RunResult, WorkflowJson } from '../harness';
-import { gatewayWorkflow, registerNodeType, runWorkflow } from '../harness';
+import { gatewayWorkflow, registerNodeType, runWorkflow, until } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+import { videoTasks } from '../simulator/video/tasks';
 
 import { VIDEO_NODE, promptItems, videoCallbackWorkflow } from './video-callback-workflow';
 
@@ -82,6 +84,8 @@ function filledWorkflow(entries: number, parameters: IDataObject): WorkflowJson 
 	};
 	return workflow;
 }
+
+useVirtualTime();
 
 let sim: Simulator;
 let n8n: WaitingWebhookServer;
@@ -199,15 +203,36 @@ describe('hint: Create and Wait polled because the resume URL is not https', () 
 describe("hint: the callback wait's task list did not fit in the execution's custom data", () => {
 	it('9 entries set by an earlier node, 30 items: the list goes to the binary store, one entry points to it; no hint', async () => {
 		const prompts = Array.from({ length: 30 }, (_, n) => `clip ${n} [after:200]`);
-		// Wait Mode Callback: Auto polls a batch this size.
-		const result = await runWorkflow(
-			filledWorkflow(9, { requestOptions: { maxConcurrency: 30 }, waitOptions: { mode: 'callback' } }),
-			{
-				credentials: sim.credentials(),
-				input: promptItems(prompts),
-				instanceBaseUrl: n8n.url,
-			},
-		);
+		// The tasks end when the wait begins, however fast or slow the creates were: the simulator's
+		// clock stands still from here, and the wait's reads of the tasks are held until the first
+		// one has arrived and the clock has moved past the tasks' end.
+		const tasks = videoTasks(sim);
+		const start = Date.now();
+		let clock = start;
+		tasks.now = () => clock;
+		const creates = sim.requestsTo('/v1/videos', 'POST').length;
+		const reads = sim.hold(/^\/v1\/videos\/video_/);
+		let result: RunResult;
+		try {
+			// Wait Mode Callback: Auto polls a batch this size.
+			const running = runWorkflow(
+				filledWorkflow(9, { requestOptions: { maxConcurrency: 30 }, waitOptions: { mode: 'callback' } }),
+				{
+					credentials: sim.credentials(),
+					input: promptItems(prompts),
+					instanceBaseUrl: n8n.url,
+				},
+			);
+			await until(() => reads.waiting > 0, 'the first read of the wait');
+			// Every create was sent before the wait began.
+			expect(sim.requestsTo('/v1/videos', 'POST').length - creates).toBe(30);
+			clock = start + 200;
+			reads.open();
+			result = await running;
+		} finally {
+			reads.open();
+			tasks.now = () => Date.now();
+		}
 		// Every task was final when the wait began, so the node went on at once, by callback mode's rules.
 		expect(result.status).toBe('success');
 		const out = result.output(VIDEO_NODE);
