@@ -9,8 +9,11 @@ import { join } from 'node:path';
 
 import type { WorkflowJson } from '../harness';
 import { loadWorkflowFile, runWorkflow, until } from '../harness';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
+
+useVirtualTime();
 
 const NODE = 'Get Balance';
 const example = loadWorkflowFile(join(__dirname, '..', '..', 'examples', 'account-balance.json'));

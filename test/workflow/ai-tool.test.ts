@@ -12,7 +12,10 @@ import { agentWorkflow, registerToolTypes, runWorkflow } from '../harness';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import type { LooseJson } from '../harness/json';
+import { useVirtualTime } from '../harness/virtual-time';
 import { FILES_NOTE_NO_URL, FILES_NOTE_WITH_URL } from '../../nodes/GenerationGateway/actions/tool';
+
+useVirtualTime();
 
 const fromAI = (key: string, description: string, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;

@@ -9,9 +9,12 @@
 import { join } from 'node:path';
 
 import { loadWorkflowFile, readBinary, runWorkflow } from '../harness';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { decodeDataUrl } from '../simulator/media/inline';
+
+useVirtualTime();
 
 const EXAMPLE = join(__dirname, '..', '..', 'examples', 'chain-picture-animate-narrate.json');
 

@@ -12,10 +12,13 @@ import * as additionalKeysModule from 'n8n-core/dist/execution-engine/node-execu
 
 import { runWorkflow } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 import { VIDEO_NODE, promptItems, videoCallbackWorkflow } from './video-callback-workflow';
+
+useVirtualTime();
 
 let sim: Simulator;
 let n8n: WaitingWebhookServer;

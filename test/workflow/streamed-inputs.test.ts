@@ -13,10 +13,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, registerNodeType, runWorkflow } from '../harness';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 /** A PNG signature, then bytes; sizes span several of the store's 192 KB chunks and end mid 3-byte group. */
+useVirtualTime();
+
 function picture(size: number, seed: number): Buffer {
 	const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * seed + (i >> 9)) % 256));
 	Buffer.from('89504e470d0a1a0a', 'hex').copy(bytes);

@@ -15,10 +15,13 @@
 import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, runWorkflow, startWorkflow } from '../harness';
 import { until } from '../harness/until';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Fault, Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { startHttpsReceiver } from '../simulator/video/https';
 import { videoTasks } from '../simulator/video/tasks';
+
+useVirtualTime();
 
 const NODE = 'Gateway';
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });

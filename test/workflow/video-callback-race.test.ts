@@ -11,12 +11,15 @@
  */
 import type { RunResult } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
 import type { RaceFigures } from './video-callback-race';
 import { FORGED_SCENARIO, RACE_SCENARIOS, runRace, startRace } from './video-callback-race';
 import { VIDEO_NODE } from './video-callback-workflow';
+
+useVirtualTime();
 
 let sim: Simulator;
 let n8n: WaitingWebhookServer;

@@ -6,9 +6,12 @@
  */
 import type { WorkflowJson } from '../harness';
 import { readBinary, runWorkflow, startWorkflow } from '../harness';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { videoTasks } from '../simulator/video/tasks';
+
+useVirtualTime();
 
 const NODE = 'Video';
 
