@@ -88,6 +88,10 @@ const OUTCOME_TRIGGERS: Array<[string, SimTask['outcome']]> = [
 ];
 
 export class VideoTasks {
+	/**
+	 * The task clock. Date.now is the workflow tests' virtual clock under useVirtualTime
+	 * (test/harness/virtual-time.ts: the node's clock too), the wall clock in the bench and e2e.
+	 */
 	now: () => number = () => Date.now();
 
 	timing: VideoTiming = { ...DEFAULT_TIMING };
