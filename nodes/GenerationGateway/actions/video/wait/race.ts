@@ -175,7 +175,6 @@ export async function answerFinal(
 	callback: { taskId: string; claimed: string; slots: readonly TaskSlot[] },
 	reads: CallbackReads,
 	clock: Clock,
-	window: WindowOptions = {},
 ): Promise<FinalAnswer> {
 	if (claimHolds(memory, clock.now())) return { status: 200, body: RESUMING };
 	const { taskId, slots } = callback;
@@ -192,7 +191,7 @@ export async function answerFinal(
 	try {
 		let own: IDataObject;
 		try {
-			own = await confirmOwnTask(memory, taskId, tick(memory), reads.own, { clock, ...window });
+			own = await confirmOwnTask(memory, taskId, tick(memory), reads.own, { clock });
 		} catch (error) {
 			ownCallbackFailed(memory, taskId);
 			return unreadable(taskId, error);
