@@ -83,11 +83,15 @@ function webhookConcurrency(ctx: IWebhookFunctions): number {
  * has slots of its own (at least CONFIRMATIONS_AT_ONCE), since a burst of
  * callbacks queued behind one slot would be answered past the sender's timeout.
  */
-function readsOf(ctx: IWebhookFunctions, memory: WaitMemory, slots: CallbackState['slots'], taskId: string) {
-	const limit = (memory.limit ??= createLimiter(webhookConcurrency(ctx)));
-	const ownLimit = (memory.ownLimit ??= createLimiter(
-		Math.max(webhookConcurrency(ctx), CONFIRMATIONS_AT_ONCE),
-	));
+function readsOf(
+	ctx: IWebhookFunctions,
+	memory: WaitMemory,
+	slots: CallbackState['slots'],
+	taskId: string,
+	concurrency: number,
+) {
+	const limit = (memory.limit ??= createLimiter(concurrency));
+	const ownLimit = (memory.ownLimit ??= createLimiter(Math.max(concurrency, CONFIRMATIONS_AT_ONCE)));
 	const ownItem = slots.indexOf(taskId);
 	return {
 		own: async (timeoutMs?: number) => {
@@ -133,7 +137,8 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (verdict.action === 'wait') return answerCallback(ctx, 200, { received: true, waiting: verdict.reason });
 
 	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state, systemClock.now());
-	const reads = readsOf(ctx, memory, state.slots, claim.id);
+	const concurrency = webhookConcurrency(ctx);
+	const reads = readsOf(ctx, memory, state.slots, claim.id, concurrency);
 	const answer = await answerFinal(
 		memory,
 		{ taskId: claim.id, claimed: claim.status, slots: state.slots },
@@ -143,7 +148,7 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	if (!('resume' in answer)) return answerCallback(ctx, answer.status, answer.body);
 	try {
 		const waitInfo = callbackWaitInfo(state, systemClock);
-		const output = await finishAll(ctx, state, answer.resume, waitInfo, webhookConcurrency(ctx));
+		const output = await finishAll(ctx, state, answer.resume, waitInfo, concurrency);
 		handOver(memory, systemClock.now());
 		return { ...answerCallback(ctx, 200, { received: true, resumed: true }), workflowData: [output] };
 	} catch (error) {
