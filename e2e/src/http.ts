@@ -60,3 +60,44 @@ export async function http(
 		req.end(payload);
 	});
 }
+
+/** A call of n8n's REST API with a login cookie: its `data`; throws on a status >= 400 unless `allow` lists it. */
+export async function restCall<T = unknown>(
+	base: string,
+	cookie: string,
+	request: { method: string; path: string; body?: unknown; allow?: number[]; timeoutMs?: number },
+): Promise<T> {
+	const { method, path } = request;
+	const answer = await http(`${base}/rest${path}`, {
+		method,
+		body: request.body,
+		headers: cookie ? { cookie } : {},
+		timeoutMs: request.timeoutMs ?? 60_000,
+	});
+	if (answer.status >= 400 && !(request.allow ?? []).includes(answer.status)) {
+		throw new Error(`${method} /rest${path} -> ${answer.status}: ${answer.text().slice(0, 500)}`);
+	}
+	const text = answer.text();
+	const parsed = (text ? JSON.parse(text) : {}) as { data?: T };
+	return parsed.data ?? (parsed as T);
+}
+
+/** Sets up the owner account on n8n's first start, then signs in: the `n8n-auth` cookie. */
+export async function signIn(base: string, owner: { email: string; password: string }): Promise<string> {
+	const settings = await restCall<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(base, '', {
+		method: 'GET',
+		path: '/settings',
+	});
+	if (settings.userManagement?.showSetupOnFirstLoad !== false) {
+		await restCall(base, '', { method: 'POST', path: '/owner/setup', body: owner, allow: [400] });
+	}
+	const answer = await http(`${base}/rest/login`, {
+		method: 'POST',
+		body: { emailOrLdapLoginId: owner.email, password: owner.password },
+	});
+	if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.status} ${answer.text().slice(0, 300)}`);
+	const cookies = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
+	const auth = cookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+	if (!auth) throw new Error('sign-in gave no n8n-auth cookie');
+	return auth;
+}

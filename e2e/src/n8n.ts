@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { http } from './http';
+import { http, restCall, signIn } from './http';
 import { freePort, start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
@@ -221,38 +221,12 @@ export class N8n {
 
 	/** A REST call with the owner's cookie; throws on a status >= 400 unless `allow` lists it. */
 	async rest<T = unknown>(method: string, path: string, body?: unknown, allow: number[] = []): Promise<T> {
-		const answer = await http(`${this.url}/rest${path}`, {
-			method,
-			body,
-			headers: this.cookie ? { cookie: this.cookie } : {},
-			timeoutMs: 180_000,
-		});
-		if (answer.status >= 400 && !allow.includes(answer.status)) {
-			throw new Error(`${method} /rest${path} -> ${answer.status}: ${answer.text().slice(0, 500)}`);
-		}
-		const text = answer.text();
-		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
-		return (parsed as { data?: T }).data ?? (parsed as T);
+		return await restCall<T>(this.url, this.cookie, { method, path, body, allow, timeoutMs: 180_000 });
 	}
 
 	/** The owner account (set up on first start), then a login cookie. */
 	async login(): Promise<void> {
-		const settings = await this.rest<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
-			'GET',
-			'/settings',
-		);
-		if (settings.userManagement?.showSetupOnFirstLoad !== false) {
-			await this.rest('POST', '/owner/setup', OWNER, [400]);
-		}
-		const answer = await http(`${this.url}/rest/login`, {
-			method: 'POST',
-			body: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
-		});
-		if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${answer.text()}`);
-		const setCookie = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
-		const auth = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
-		if (!auth) throw new Error('login gave no n8n-auth cookie');
-		this.cookie = auth;
+		this.cookie = await signIn(this.url, OWNER);
 	}
 
 	async nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[] }>> {

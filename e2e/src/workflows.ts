@@ -452,12 +452,8 @@ export function holdTaskEnds(sim: Simulator): { endsAt: number; release(): numbe
  * one instant once the execution waits: a burst of final callbacks, each of which makes n8n's route
  * load the execution from its database. The simulator's clock stands still until n8n reports the
  * execution waiting, so that no final callback comes before (n8n would refuse it, and a gateway
- * does not send it again), however long the creates take. `processes`: the n8n processes that take
- * the callbacks.
- */
-/**
- * Create and Wait, callback mode, `items` tasks finishing together: the
- * execution waits, resumes once with every item in order, and nothing polls.
+ * does not send it again), however long the creates take. The execution resumes once with every
+ * item in order, and nothing polls. `processes`: the n8n processes that take the callbacks.
  */
 export async function runCallbackWait(
 	ctx: Context,

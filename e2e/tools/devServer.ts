@@ -38,7 +38,8 @@ import { join, relative, resolve } from 'node:path';
 
 import { startSimulator, type Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import { http } from '../src/http';
+import { http, restCall, signIn } from '../src/http';
+import { freePort } from '../src/proc';
 
 const N8N_VERSION = '2.41.1';
 const PACKAGE = 'n8n-nodes-generation-gateway';
@@ -116,17 +117,6 @@ async function portIsFree(port: number): Promise<boolean> {
 		const server = createServer();
 		server.once('error', () => resolve(false));
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
-}
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
 	});
 }
 
@@ -304,18 +294,7 @@ class Rest {
 	constructor(private readonly base: string) {}
 
 	async call<T>(method: string, path: string, body?: unknown, allow: number[] = []): Promise<T> {
-		const answer = await http(`${this.base}/rest${path}`, {
-			method,
-			body,
-			headers: this.cookie ? { cookie: this.cookie } : {},
-			timeoutMs: 60_000,
-		});
-		if (answer.status >= 400 && !allow.includes(answer.status)) {
-			throw new Error(`${method} /rest${path} -> ${answer.status}: ${answer.text().slice(0, 300)}`);
-		}
-		const text = answer.text();
-		const parsed = (text ? JSON.parse(text) : {}) as { data?: T };
-		return parsed.data ?? (parsed as T);
+		return await restCall<T>(this.base, this.cookie, { method, path, body, allow });
 	}
 
 	async status(path: string): Promise<number> {
@@ -327,23 +306,7 @@ class Rest {
 	}
 
 	async login(): Promise<void> {
-		const settings = await this.call<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>(
-			'GET',
-			'/settings',
-		);
-		if (settings.userManagement?.showSetupOnFirstLoad !== false) {
-			await this.call('POST', '/owner/setup', DEV_OWNER);
-		}
-		const answer = await http(`${this.base}/rest/login`, {
-			method: 'POST',
-			body: { emailOrLdapLoginId: DEV_OWNER.email, password: DEV_OWNER.password },
-		});
-		if (answer.status !== 200)
-			throw new Error(`sign-in failed: ${answer.status} ${answer.text().slice(0, 300)}`);
-		const cookies = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
-		const auth = cookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
-		if (!auth) throw new Error('sign-in gave no n8n-auth cookie');
-		this.cookie = auth;
+		this.cookie = await signIn(this.base, DEV_OWNER);
 	}
 }
 
