@@ -13,10 +13,11 @@
  *   and the simulator calls the trigger's URL once for each.
  * - `webhook`: n8n's Webhook node → Report, active; the bench calls it `count` times at once.
  * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
- * Report posts the task id to the bench, which counts the videos that reached a workflow and the
- * ones that reached it twice. A probe calls n8n's REST API meanwhile.
+ * Report posts the row's id (the bench's, or the task's in trigger rows) to the bench, which counts
+ * the videos that reached a workflow, the ones that reached it twice, and when they arrived. A probe calls n8n's REST API meanwhile.
  * Results: e2e-output/p16.md and p16.json. GG_P16_QUEUE=1 or 2 runs the rows in queue mode with
- * that many webhook processes (behind a balancer) instead.
+ * that many webhook processes (behind a balancer) instead; GG_P16_N8N_ENV ("NAME=value ...") gives
+ * n8n's processes more settings; GG_P16_N8N_VERSION (a folder of e2e/n8n/) another n8n.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -59,13 +60,17 @@ function parseRows(text = process.env.GG_P16_ROWS || DEFAULT_ROWS): Row[] {
 async function startCollector() {
 	const resumeUrls: string[] = [];
 	const seen = new Map<string, number>();
+	const firstSeenAt = new Map<string, number>();
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
 			if (req.url === '/resume') resumeUrls.push(body.url);
-			else seen.set(body.id, (seen.get(body.id) ?? 0) + 1);
+			else {
+				seen.set(body.id, (seen.get(body.id) ?? 0) + 1);
+				if (!firstSeenAt.has(body.id)) firstSeenAt.set(body.id, Date.now());
+			}
 			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
 		});
 	});
@@ -75,9 +80,11 @@ async function startCollector() {
 		url,
 		resumeUrls,
 		seen,
+		firstSeenAt,
 		reset: () => {
 			resumeUrls.length = 0;
 			seen.clear();
+			firstSeenAt.clear();
 		},
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
@@ -133,7 +140,7 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 			(wait.parameters as Record<string, unknown>).prompt = '={{ $json.body.prompt }}';
 			return {
 				name: `P16 ${path}`,
-				nodes: [webhookNode(path, hookId), wait, report('$json.id')],
+				nodes: [webhookNode(path, hookId), wait, report("$('Start').item.json.body.id")],
 				connections: chain('Start', String(wait.name), 'Report'),
 			} as Workflow;
 		}
@@ -232,6 +239,11 @@ interface Figures {
 	answers: string;
 	reached: number;
 	twice: number;
+	/** After the burst: when the workflows reached Report, and when the node's reads of the tasks arrived at the gateway. */
+	reachedP50: number;
+	reachedP99: number;
+	readsP50: number;
+	readsP99: number;
 	api: Awaited<ReturnType<ReturnType<typeof probeApi>['stop']>>;
 }
 
@@ -251,7 +263,9 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	});
 	const hook = (to: string) => route(`${n8n.url}/webhook/${to}`);
 	const deliveriesBefore = tasks.deliveries.length;
+	let requestsBefore = sim.requests.length;
 	let answers: Array<{ status: number; ms: number }> = [];
+	// The bench's ids; a trigger row's become the gateway's task ids once its tasks are created.
 	const ids = Array.from({ length: row.count }, (_, i) => `p16_${tag}_${i}`);
 
 	// n8n registers an activated workflow's webhooks a moment after the activation answers: a start
@@ -284,18 +298,29 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	}
 	if (row.way === 'trigger') {
 		const url = `${n8n.url}/webhook/${hookId}/video-task?secret=${TRIGGER_KEY}`;
-		for (const id of ids) {
+		for (const [i, id] of ids.entries()) {
 			const answer = await http(`${sim.url}/v1/videos`, {
 				method: 'POST',
 				headers: { authorization: `Bearer ${sim.keys.bearer}` },
 				body: { model: 'vidA-2.5', prompt: `p16 ${id} [at:${held.endsAt}]`, duration: 5, callback_url: url },
 			});
 			if (answer.status >= 300) throw new Error(`P16: the simulator refused a create: ${answer.text()}`);
+			ids[i] = answer.json<{ id: string }>().id;
 		}
-		await sleep(3_000); // their early statuses are posted (and ignored) before the burst
+	}
+	// The statuses a gateway sends while its tasks run (answered and ignored, or refused while an
+	// execution still runs) are delivered before the burst: only the final callbacks are measured.
+	if (row.way === 'wait' || row.way === 'trigger') {
+		const rowTasks = [...tasks.tasks.values()].filter((task) => task.prompt.includes(`_${tag}_`));
+		await waitUntil(
+			'the running statuses delivered',
+			() => rowTasks.every((task) => !task.delivering && task.notified === tasks.status(task)),
+			10 * 60_000,
+		);
 	}
 
 	const probe = probeApi(n8n, created.id);
+	requestsBefore = sim.requests.length;
 	const burst = Date.now();
 	held.release();
 	if (row.way === 'wait-node')
@@ -324,6 +349,11 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 			}));
 	}
 	const api = await probe.stop(burst, Date.now());
+	const reachedAfter = [...collector.firstSeenAt.values()].map((at) => at - burst);
+	const readsAfter = sim.requests
+		.slice(requestsBefore)
+		.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/'))
+		.map((r) => r.at - burst);
 	const times = answers.map((a) => a.ms);
 	const byStatus = new Map<string, number>();
 	for (const a of answers)
@@ -337,6 +367,10 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		answers: [...byStatus].map(([status, n]) => `${n} × ${status}`).join(', '),
 		reached: reachedCount(),
 		twice: ids.filter((id) => (collector.seen.get(id) ?? 0) > 1).length,
+		reachedP50: quantile(reachedAfter, 0.5),
+		reachedP99: quantile(reachedAfter, 0.99),
+		readsP50: quantile(readsAfter, 0.5),
+		readsP99: quantile(readsAfter, 0.99),
 		api,
 	};
 	await drainCallbacks(sim, CALLER_TIMEOUT_MS);
@@ -348,18 +382,31 @@ function tableOf(title: string, rows: Figures[]): string {
 	return [
 		`### ${title}`,
 		'',
-		'| row | answered 2xx within 10 s | answers p50 / p99 | answers | videos in a workflow (twice) | REST API p99 / max (errors) |',
-		'|---|---|---|---|---|---|',
+		'| row | answered 2xx within 10 s | answers p50 / p99 | answers | videos in a workflow (twice) | reached p50 / p99 | gateway reads p50 / p99 | REST API p99 / max (errors) |',
+		'|---|---|---|---|---|---|---|---|',
 		...rows.map(
 			(f) =>
-				`| ${f.row} | ${f.answered2xx} of ${f.calls} | ${ms(f.p50)} / ${ms(f.p99)} | ${f.answers} | ${f.reached} (${f.twice}) | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
+				`| ${f.row} | ${f.answered2xx} of ${f.calls} | ${ms(f.p50)} / ${ms(f.p99)} | ${f.answers} | ${f.reached} (${f.twice}) | ${ms(f.reachedP50)} / ${ms(f.reachedP99)} | ${ms(f.readsP50)} / ${ms(f.readsP99)} | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
 		),
 	].join('\n');
 }
 
 export async function runP16(input: PartInput): Promise<void> {
 	const webhooks = Number(process.env.GG_P16_QUEUE ?? 0);
-	const started = await startN8n(input, { name: 'p16', ...(webhooks > 0 ? { queue: { webhooks } } : {}) });
+	// More settings for n8n's processes, as NAME=value pairs (an n8n setting's effect on a row).
+	const env = Object.fromEntries(
+		(process.env.GG_P16_N8N_ENV ?? '')
+			.split(/\s+/)
+			.filter(Boolean)
+			.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+	);
+	const version = process.env.GG_P16_N8N_VERSION; // a folder of e2e/n8n/; the suite's n8n when unset
+	const started = await startN8n(input, {
+		name: 'p16',
+		env,
+		version,
+		...(webhooks > 0 ? { queue: { webhooks } } : {}),
+	});
 	const collector = await startCollector();
 	const rows: Figures[] = [];
 	try {
@@ -372,6 +419,10 @@ export async function runP16(input: PartInput): Promise<void> {
 		await collector.stop();
 		await started.stop();
 	}
-	const where = webhooks > 0 ? `queue mode, ${webhooks} webhook process(es)` : 'one instance, SQLite';
+	const where = [
+		`n8n ${started.n8n.install.version}`,
+		webhooks > 0 ? `queue mode, ${webhooks} webhook process(es)` : 'one instance, SQLite',
+		...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+	].join(', ');
 	report(webhooks > 0 ? `p16-queue-${webhooks}` : 'p16', [tableOf(`P16, ${where}`, rows)], rows);
 }
