@@ -101,3 +101,16 @@ export async function signIn(base: string, owner: { email: string; password: str
 	if (!auth) throw new Error('sign-in gave no n8n-auth cookie');
 	return auth;
 }
+
+/** A free loopback TCP port (no side effect on import, unlike proc.ts's signal handlers). */
+export async function freePort(): Promise<number> {
+	const { createServer } = await import('node:net');
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}

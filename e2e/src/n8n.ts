@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { http, restCall, signIn } from './http';
-import { freePort, start, stop, waitFor, type Proc } from './proc';
+import { freePort, http, restCall, signIn } from './http';
+import { start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
 export const repoRoot = join(e2eDir, '..');

@@ -140,15 +140,3 @@ export async function waitFor<T>(
 	);
 }
 
-/** A free loopback TCP port. */
-export async function freePort(): Promise<number> {
-	const { createServer } = await import('node:net');
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
-}

@@ -17,9 +17,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { http } from './http';
 import { e2eDir } from './n8n';
-import { freePort, run, start, stop, waitFor } from './proc';
+import { freePort, http } from './http';
+import { run, start, stop, waitFor } from './proc';
 import { startN8n, type PartInput } from './start';
 import { createCredentials, examplesDir, PACKAGE, runExample } from './workflows';
 

@@ -4,7 +4,8 @@ import { chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, run, start, stop, waitFor } from './proc';
+import { freePort } from './http';
+import { run, start, stop, waitFor } from './proc';
 
 /** A service on a loopback port; `stop` ends it and removes its data. */
 export interface Service {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { Simulator } from '../../test/simulator';
 import type { Checks } from './checks';
 import { N8n, type Certificate, type N8nOptions } from './n8n';
-import { freePort, run } from './proc';
+import { freePort } from './http';
+import { run } from './proc';
 import { startPostgres, startRedis, type Service } from './services';
 import { createCredentials, PACKAGE, withCredentials, type Context, type Workflow } from './workflows';
 

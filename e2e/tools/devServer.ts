@@ -38,8 +38,7 @@ import { join, relative, resolve } from 'node:path';
 
 import { startSimulator, type Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import { http, restCall, signIn } from '../src/http';
-import { freePort } from '../src/proc';
+import { freePort, http, restCall, signIn } from '../src/http';
 
 const N8N_VERSION = '2.41.1';
 const PACKAGE = 'n8n-nodes-generation-gateway';
