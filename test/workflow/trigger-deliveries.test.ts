@@ -4,31 +4,14 @@
  * workflow once, repeated news is dropped without a workflow write, and a
  * delivery the gateway does not confirm starts nothing.
  */
-import type { WorkflowJson } from '../harness';
 import { callWebhook } from '../harness/resume';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { videoTasks } from '../simulator/video/tasks';
 
-const TRIGGER = 'Video Finished';
-const SECRET = 'a-long-test-secret';
+import { SECRET, TRIGGER, triggerWorkflow } from './trigger-workflow';
 
-const workflow = {
-	name: 'trigger deliveries',
-	nodes: [
-		{
-			id: 't',
-			name: TRIGGER,
-			type: 'n8n-nodes-generation-gateway.generationGatewayTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: 'hook-deliveries',
-			parameters: { secret: SECRET },
-			credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-		},
-	],
-	connections: {},
-} as unknown as WorkflowJson;
+const workflow = triggerWorkflow();
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -15,35 +15,7 @@ import { startHttpsReceiver } from '../simulator/video/https';
 import type { SecondCallbacks } from '../simulator/video/tasks';
 import { videoTasks } from '../simulator/video/tasks';
 
-const TRIGGER = 'Video Finished';
-const SECRET = 'a-long-test-secret';
-
-function triggerWorkflow(parameters: object = {}): WorkflowJson {
-	return {
-		name: 'trigger test',
-		nodes: [
-			{
-				id: 't',
-				name: TRIGGER,
-				type: 'n8n-nodes-generation-gateway.generationGatewayTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: 'hook-1',
-				parameters: { secret: SECRET, ...parameters },
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-			},
-			{
-				id: 'n',
-				name: 'Next',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: {},
-			},
-		],
-		connections: { [TRIGGER]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
-	} as WorkflowJson;
-}
+import { SECRET, TRIGGER, triggerWorkflow } from './trigger-workflow';
 
 useVirtualTime();
 
