@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { BEARER_CREDENTIAL } from '../shared/credentials';
-import { TERMINAL_STATUSES, VIDEO_STATUSES } from '../shared/videoTask';
+import { TERMINAL_STATUSES, TRIGGER_PATH, VIDEO_STATUSES } from '../shared/videoTask';
 import { handleTaskCallback } from './webhook';
 
 /** Starts a workflow when the gateway calls a video task's callback address; the checks are in webhook.ts. */
@@ -39,7 +39,7 @@ export class GenerationGatewayTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				path: 'video-task',
+				path: TRIGGER_PATH,
 			},
 		],
 		// The editor draws the credential above the last field its displayOptions name: that

@@ -5,7 +5,7 @@ import { gatewayFailureOf } from '../shared/errors';
 import { gatewayRequest } from '../shared/transport';
 import type { CallbackClaim } from '../shared/videoTask';
 import { answerCallback, isTerminalStatus, readCallbackBody, secretMatches } from '../shared/videoTask';
-import { deliveryKey, startedDeliveries } from './deliveries';
+import { deliveryKey, startedDeliveries } from '../shared/deliveries';
 
 type Confirmation = IDataObject | { failedWith: number };
 
@@ -100,7 +100,8 @@ export async function handleTaskCallback(ctx: IWebhookFunctions): Promise<IWebho
 		async () => await judge(ctx, claim, statuses),
 	);
 	if (!('start' in outcome)) return answerCallback(ctx, outcome.status, outcome.body);
-	if (joined || !startedDeliveries.claim(key(String(outcome.start.status)))) {
+	const status = String(outcome.start.status);
+	if (joined || !startedDeliveries.claim(key(status), isTerminalStatus(status) ? claim.id : undefined)) {
 		return answerCallback(ctx, 200, duplicate);
 	}
 	return { workflowData: [[{ json: outcome.start }]], webhookResponse: { received: true } };

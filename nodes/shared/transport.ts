@@ -1,4 +1,5 @@
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -59,18 +60,37 @@ export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 export const DEFAULT_CREATE_TIMEOUT_MS = 300_000;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-const baseUrlCache = new WeakMap<object, Map<string, string>>();
+/** A credential as the requests of one context send it: decrypted once, its Base URL checked. */
+interface HeldCredential {
+	baseUrl: string;
+	decrypted: ICredentialsDecrypted;
+	loadedAt: number;
+}
 
-async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<string> {
-	let perContext = baseUrlCache.get(ctx);
-	if (!perContext) {
-		perContext = new Map();
-		baseUrlCache.set(ctx, perContext);
-	}
-	const cached = perContext.get(credential);
-	if (cached !== undefined) return cached;
-	const credentials = await ctx.getCredentials(credential);
-	const baseUrl = String(credentials.baseUrl ?? '')
+/** Each context loads a credential once (an execution's items, a watch, one webhook request). */
+const heldByContext = new WeakMap<object, Map<string, Promise<HeldCredential>>>();
+
+/**
+ * Webhook requests (callbacks) each get a new context: a credential loaded in
+ * one is kept for the next ones of the same workflow, node and credential for
+ * a minute, and requests arriving together share one load, since each load in
+ * a webhook costs n8n a database read and more. A request that fails with a
+ * kept credential loads it again: it may have changed.
+ */
+const heldForWebhooks = new Map<string, { since: number; held: Promise<HeldCredential> }>();
+const WEBHOOK_HOLD_MS = 60_000;
+const WEBHOOK_HOLD_MAX = 256;
+
+function webhookHoldKey(ctx: GatewayContext, credential: string): string | undefined {
+	if (!('getRequestObject' in ctx)) return undefined;
+	const node = ctx.getNode();
+	const ref = node.credentials?.[credential];
+	return `${String(ctx.getWorkflow().id ?? '')}|${node.id}|${credential}|${String(ref?.id ?? ref?.name ?? '')}`;
+}
+
+async function loadCredential(ctx: GatewayContext, credential: string, now: number): Promise<HeldCredential> {
+	const data = await ctx.getCredentials(credential);
+	const baseUrl = String(data.baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
 	if (!/^https?:\/\//i.test(baseUrl)) {
@@ -83,9 +103,50 @@ async function baseUrlFor(ctx: GatewayContext, credential: string): Promise<stri
 			},
 		);
 	}
-	perContext.set(credential, baseUrl);
-	warnIfPlainHttp(ctx, baseUrl);
-	return baseUrl;
+	const ref = ctx.getNode().credentials?.[credential];
+	return {
+		baseUrl,
+		decrypted: { id: String(ref?.id ?? ''), name: ref?.name ?? credential, type: credential, data },
+		loadedAt: now,
+	};
+}
+
+async function credentialFor(ctx: GatewayContext, credential: string, now: number): Promise<HeldCredential> {
+	let perContext = heldByContext.get(ctx);
+	if (!perContext) {
+		perContext = new Map();
+		heldByContext.set(ctx, perContext);
+	}
+	let held = perContext.get(credential);
+	if (held) return await held;
+	const key = webhookHoldKey(ctx, credential);
+	const kept = key === undefined ? undefined : heldForWebhooks.get(key);
+	if (kept && now - kept.since < WEBHOOK_HOLD_MS) {
+		held = kept.held;
+	} else {
+		held = loadCredential(ctx, credential, now);
+		void held.then((loaded) => warnIfPlainHttp(ctx, loaded.baseUrl)).catch(() => undefined);
+		if (key !== undefined) {
+			const entry = { since: now, held };
+			heldForWebhooks.delete(key);
+			heldForWebhooks.set(key, entry);
+			if (heldForWebhooks.size > WEBHOOK_HOLD_MAX)
+				heldForWebhooks.delete(heldForWebhooks.keys().next().value!);
+			held.catch(() => {
+				if (heldForWebhooks.get(key) === entry) heldForWebhooks.delete(key);
+			});
+		}
+	}
+	perContext.set(credential, held);
+	held.catch(() => perContext.delete(credential));
+	return await held;
+}
+
+/** Forgets a credential that failed: the next request loads it again. */
+function forgetCredential(ctx: GatewayContext, credential: string): void {
+	heldByContext.get(ctx)?.delete(credential);
+	const key = webhookHoldKey(ctx, credential);
+	if (key !== undefined) heldForWebhooks.delete(key);
 }
 
 /** A key sent over plain http to another machine can be read on the way: warn in the output pane. */
@@ -139,20 +200,25 @@ function openStream(body: unknown): { once(event: 'close', listener: () => void)
  */
 async function sendOnce(
 	ctx: GatewayContext,
-	credential: string,
+	held: HeldCredential,
 	options: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const helper = ctx.helpers.httpRequestWithAuthentication;
+	const credential = held.decrypted.type;
+	// A copy: n8n may add to the data it is given.
+	const decrypted = { credentialsDecrypted: { ...held.decrypted, data: { ...held.decrypted.data } } };
 	if (!(options.body instanceof StreamedBody)) {
-		return (await helper.call(ctx, credential, options)) as IN8nHttpFullResponse;
+		return (await helper.call(ctx, credential, options, decrypted)) as IN8nHttpFullResponse;
 	}
 	const stream = options.body.open();
 	let response: IN8nHttpFullResponse | undefined;
 	try {
-		response = (await helper.call(ctx, credential, {
-			...options,
-			body: stream as unknown as IHttpRequestOptions['body'],
-		})) as IN8nHttpFullResponse;
+		response = (await helper.call(
+			ctx,
+			credential,
+			{ ...options, body: stream as unknown as IHttpRequestOptions['body'] },
+			decrypted,
+		)) as IN8nHttpFullResponse;
 	} finally {
 		if (!response) stream.destroy(); // the send failed: its body is not read any further
 	}
@@ -228,7 +294,7 @@ function headerValue(headers: unknown, name: string): string | undefined {
  */
 async function sendWithinOrigin(
 	ctx: GatewayContext,
-	credential: string,
+	credential: HeldCredential,
 	options: IHttpRequestOptions,
 	firstUrl: string,
 	request: GatewayRequest,
@@ -289,13 +355,15 @@ export async function gatewayRequest<T = unknown>(
 			itemIndex: request.itemIndex,
 		});
 	}
-	const baseURL = await baseUrlFor(ctx, credential);
+	const requestedAt = clock.now();
+	let held = await credentialFor(ctx, credential, requestedAt);
 	const responseType = request.responseType ?? 'json';
 	const timeout =
 		request.timeoutMs ?? (request.kind === 'read' ? DEFAULT_READ_TIMEOUT_MS : DEFAULT_CREATE_TIMEOUT_MS);
 
 	const { contentType, ...body } = jsonBody(request.body);
 	for (let attempt = 1; ; attempt++) {
+		const baseURL = held.baseUrl;
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
@@ -316,12 +384,27 @@ export async function gatewayRequest<T = unknown>(
 		let networkError: unknown;
 		const startedAt = clock.now();
 		try {
-			response = await sendWithinOrigin(ctx, credential, options, `${baseURL}${request.path}`, request);
+			response = await sendWithinOrigin(ctx, held, options, `${baseURL}${request.path}`, request);
 		} catch (error) {
 			if (error instanceof RedirectRefused) throw error.nodeError;
 			networkError = error;
 		}
 
+		// A credential kept from before this request failed: if it has changed since, a read is sent
+		// again with the new one, and so is a create the gateway refused (401/403: not processed).
+		const failed = !response || response.statusCode < 200 || response.statusCode >= 300;
+		if (failed && held.loadedAt < requestedAt) {
+			const kept = held;
+			forgetCredential(ctx, credential);
+			held = await credentialFor(ctx, credential, clock.now());
+			const changed = JSON.stringify(held.decrypted.data) !== JSON.stringify(kept.decrypted.data);
+			const refused = response?.statusCode === 401 || response?.statusCode === 403;
+			if (changed && (refused || request.kind === 'read')) {
+				(response?.body as { destroy?: () => void } | undefined)?.destroy?.();
+				attempt--;
+				continue;
+			}
+		}
 		const signal = cancelSignalOf(ctx);
 		if (response && response.statusCode >= 200 && response.statusCode < 300) {
 			let body = response.body as unknown;

@@ -26,7 +26,24 @@ export function isTerminalStatus(status: unknown): status is TerminalStatus {
  * docs/assumed-field-names.md with the video names.
  */
 export const VIDEO_CALLBACK_ID = 'id';
+/** The trigger's webhook path: its address ends with it, the secret in the query. */
+export const TRIGGER_PATH = 'video-task';
 export const VIDEO_CALLBACK_STATUS = 'status';
+
+/** Whether a callback address is a Generation Gateway Trigger's (https, its path, a secret). */
+export function isTriggerAddress(url: unknown): url is string {
+	if (typeof url !== 'string') return false;
+	try {
+		const address = new URL(url);
+		return (
+			address.protocol === 'https:' &&
+			address.pathname.replace(/\/+$/, '').endsWith(`/${TRIGGER_PATH}`) &&
+			address.searchParams.has('secret')
+		);
+	} catch {
+		return false;
+	}
+}
 
 /*
  * Checks on one delivery of a video task callback, as pure functions that

@@ -118,6 +118,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		) as ICredentialDataDecryptedObject;
 	}
 
+	/** How many times n8n loaded a credential through this helper (one helper per request or run). */
+	loads = 0;
+
 	async getDecrypted(
 		additionalData: IWorkflowExecuteAdditionalData,
 		_nodeCredentials: INodeCredentialsDetails,
@@ -127,6 +130,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		raw?: boolean,
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.loads++;
 		const given = this.data[type];
 		if (!given) {
 			throw new UserError(`No data for credential type "${type}": pass it in RunOptions.credentials`);

@@ -60,6 +60,8 @@ export interface WebhookAnswer {
 	/** What the node wrote to the response itself (noWebhookResponse), if anything. */
 	response?: { status: number; body: unknown; headers: Record<string, string> };
 	staticData: IDataObject;
+	/** Credentials n8n loaded for this webhook() call. */
+	credentialLoads: number;
 }
 
 let typesPromise: Promise<HarnessNodeTypes> | undefined;
@@ -131,11 +133,12 @@ export async function callWebhook(
 		(w) => (w.httpMethod ?? 'POST') === (call.method ?? 'POST'),
 	);
 	const mode = call.mode ?? 'webhook';
+	const credentialsHelper = new HarnessCredentialsHelper(types, { ...call.credentials });
 	const additionalData = buildAdditionalData({
 		executionId: call.executionId ?? 'webhook-call',
 		mode,
 		workflow: base,
-		credentialsHelper: new HarnessCredentialsHelper(types, { ...call.credentials }),
+		credentialsHelper,
 		instanceBaseUrl: 'http://localhost:5678',
 	});
 	const { res, written } = fakeResponse();
@@ -172,6 +175,7 @@ export async function callWebhook(
 			? { status: written.status, body: written.body, headers: written.headers }
 			: undefined,
 		staticData: workflow.staticData as IDataObject,
+		credentialLoads: credentialsHelper.loads,
 	};
 }
 
@@ -209,6 +213,8 @@ export interface WaitingAnswer {
 	resumed: boolean;
 	/** webhook() returned items, but another request had resumed the execution first. */
 	lostResume: boolean;
+	/** Credentials n8n loaded for this request's webhook() (the resumed run's own not counted). */
+	credentialLoads: number;
 }
 
 export interface ResumeOptions {
@@ -350,6 +356,7 @@ export class WaitingExecutions {
 	private async answer(executionId: string, request: WaitingRequest): Promise<WaitingAnswer> {
 		const row = this.rows.get(executionId);
 		let headers: Record<string, string> = {};
+		const loaded = { helper: undefined as HarnessCredentialsHelper | undefined }; // this request's credential loads
 		const keep = (status: number, body: unknown, lostResume = false): WaitingAnswer => ({
 			status,
 			body,
@@ -357,6 +364,7 @@ export class WaitingExecutions {
 			execution: row!.result,
 			resumed: false,
 			lostResume,
+			credentialLoads: loaded.helper?.loads ?? 0,
 		});
 		if (!row) {
 			return {
@@ -366,6 +374,7 @@ export class WaitingExecutions {
 				execution: undefined as unknown as RunResult,
 				resumed: false,
 				lostResume: false,
+				credentialLoads: 0,
 			};
 		}
 		// The DB load: a copy of what is saved now.
@@ -403,6 +412,7 @@ export class WaitingExecutions {
 			});
 		}
 		const credentialsHelper = new HarnessCredentialsHelper(types, { ...this.options.credentials });
+		loaded.helper = credentialsHelper;
 		const base = {
 			id: workflow.id,
 			name: workflow.name ?? 'Harness workflow',
@@ -466,6 +476,7 @@ export class WaitingExecutions {
 			execution: row.result,
 			resumed: true,
 			lostResume: false,
+			credentialLoads: credentialsHelper.loads,
 		};
 	}
 }
@@ -553,11 +564,22 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		await this.receiver.stop();
 	}
 
+	/**
+	 * Requests answered 503 "Database is not ready!" before any node runs, as n8n answers
+	 * when its database does not answer in time under load: those `refuse` picks.
+	 */
+	refuse: ((request: ReceivedRequest) => boolean) | undefined;
+	readonly refused: ReceivedRequest[] = [];
+
 	private async receive(
 		request: ReceivedRequest,
 	): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
 		const match = /^\/webhook-waiting\/([^/]+)(?:\/(.*))?$/.exec(request.path);
 		if (!match) return { status: 404, body: { message: 'Not found' } };
+		if (this.refuse?.(request)) {
+			this.refused.push(request);
+			return { status: 503, body: { code: 503, message: 'Database is not ready!' } };
+		}
 		const answer = await this.deliver(decodeURIComponent(match[1]), {
 			suffix: match[2] ?? '',
 			query: request.query,

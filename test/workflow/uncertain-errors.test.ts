@@ -249,10 +249,13 @@ describe('a request that costs credit and may have been done', () => {
 		'%s against a server whose TLS certificate n8n does not trust: says so, nothing sent, one attempt, nothing about charges',
 		async (_name, parameters) => {
 			let received = 0;
-			const selfSigned = await startHttpsReceiver(async () => {
-				received++;
-				return { status: 200, body: {} };
-			});
+			const selfSigned = await startHttpsReceiver(
+				async () => {
+					received++;
+					return { status: 200, body: {} };
+				},
+				{ untrusted: true },
+			);
 			try {
 				const credentials = sim.credentials() as Record<string, Record<string, unknown>>;
 				const bearer = { ...credentials.generationGatewayBearerApi, baseUrl: selfSigned.url };

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -8,7 +9,8 @@ import { join } from 'node:path';
  * A local https listener with the checked-in, test-only self-signed
  * certificate (test-cert.pem / test-key.pem, CN=localhost, 127.0.0.1): the
  * stand-in for an n8n instance reachable over https, which the simulator's
- * callbacks require. Each request's JSON body and query go to `onRequest`.
+ * callbacks require, and whose certificate n8n in this process trusts. Each
+ * request's JSON body and query go to `onRequest`.
  */
 export interface HttpsReceiver {
 	url: string;
@@ -17,15 +19,36 @@ export interface HttpsReceiver {
 
 export type ReceivedRequest = { path: string; query: Record<string, string>; body: unknown };
 
+let trusted = false;
+
+/**
+ * This process's TLS clients (n8n's among them) trust the test certificate from
+ * now on, as a real n8n trusts its own public certificate: the package posts to
+ * its own resume URL and trigger address.
+ */
+function trustTestCertificate(): void {
+	if (trusted) return;
+	trusted = true;
+	const cert = readFileSync(join(__dirname, 'test-cert.pem'), 'utf8');
+	setDefaultCACertificates([...getCACertificates('default'), cert]);
+}
+
+/**
+ * `untrusted`: a second self-signed certificate nobody in the process trusts,
+ * for a server n8n must refuse.
+ */
 export async function startHttpsReceiver(
 	onRequest: (
 		request: ReceivedRequest,
 	) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>,
+	{ untrusted = false }: { untrusted?: boolean } = {},
 ): Promise<HttpsReceiver> {
+	trustTestCertificate();
+	const name = untrusted ? 'untrusted' : 'test';
 	const server: Server = createServer(
 		{
-			key: readFileSync(join(__dirname, 'test-key.pem')),
-			cert: readFileSync(join(__dirname, 'test-cert.pem')),
+			key: readFileSync(join(__dirname, `${name}-key.pem`)),
+			cert: readFileSync(join(__dirname, `${name}-cert.pem`)),
 		},
 		(req, res) => {
 			const chunks: Buffer[] = [];

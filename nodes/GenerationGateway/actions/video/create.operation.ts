@@ -1,17 +1,46 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { startedDeliveries } from '../../../shared/deliveries';
+import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
+import { systemClock } from '../../../shared/time';
+import { isTriggerAddress } from '../../../shared/videoTask';
+import { deliveryVerdict, postNews, startWatch } from '../../../shared/watch';
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { OperationModule } from '../types';
 import { generationFields } from './fields';
 import { createOptionsField } from './options';
 import { readVideoBody } from './request';
-import { checkVideoBody, createTask } from './task';
+import { checkVideoBody, createTask, getTask } from './task';
+import { VIDEO_CALLBACK_URL } from './wireNames';
 
-/** Returns the task at once; never sent twice by the node. */
+/**
+ * Returns the task at once; never sent twice by the node. A task whose
+ * callback address is a Generation Gateway Trigger's is watched from this
+ * process (shared/watch.ts): should the gateway's final callback not start
+ * the trigger's workflow here, the package posts the task's record to it.
+ */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const body = await readVideoBody(this, itemIndex);
 	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);
+	const callbackUrl = body[VIDEO_CALLBACK_URL];
+	if (isTriggerAddress(callbackUrl)) watchForTrigger(this, itemIndex, created.id, callbackUrl);
 	return [{ json: created }];
+}
+
+function watchForTrigger(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	taskId: string,
+	triggerUrl: string,
+): void {
+	startWatch({
+		taskIds: [taskId],
+		until: systemClock.now() + MAX_WAIT_DEADLINE_MS,
+		known: () => undefined,
+		delivered: () => startedDeliveries.startedFor(taskId),
+		read: async (id) => (await getTask(ctx, itemIndex, id, systemClock, 1)).record,
+		deliver: async ([record]) => deliveryVerdict(await postNews(ctx, triggerUrl, record)),
+	});
 }
 
 export const create: OperationModule = {

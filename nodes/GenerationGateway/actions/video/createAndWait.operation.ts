@@ -35,7 +35,7 @@ async function execute(
 
 async function settle(ctx: IExecuteFunctions, results: ItemResult[], plan: unknown): Promise<ItemResult[]> {
 	const wait = plan as WaitPlan;
-	if (wait.mode === 'callback') return await settleByCallback(ctx, results, wait.reason);
+	if (wait.mode === 'callback') return await settleByCallback(ctx, results, wait);
 	return await settleByPolling(ctx, results, {
 		readFirst: false,
 		reason: wait.reason,

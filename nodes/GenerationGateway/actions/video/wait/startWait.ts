@@ -4,6 +4,8 @@ import { mapWithConcurrency } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
 import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { systemClock } from '../../../../shared/time';
+import type { DeliveryVerdict, PostAnswer } from '../../../../shared/watch';
+import { deliveryVerdict, postNews, startWatch } from '../../../../shared/watch';
 import { isTerminalStatus } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
 import { addHints, customDataFullHint } from '../../hints';
@@ -13,7 +15,8 @@ import { readWaitDeadlineMs } from '../options';
 import { getTask } from '../task';
 import { callbackWaitInfo, finishAll } from './finish';
 import { limitText, pickUpAdvice, settleByPolling } from './pollingWait';
-import { memoryOf, rememberFinals } from './memory';
+import type { WaitMemory } from './memory';
+import { claimHolds, memoryOf, rememberFinals } from './memory';
 import type { CallbackState, TaskSlot } from './state';
 import { encodeState, encodeStoredState, fittingItems, slotsFit, stateKeyPrefix, stateText } from './state';
 
@@ -63,7 +66,7 @@ function slotOf(result: ItemResult): TaskSlot {
 export async function settleByCallback(
 	ctx: IExecuteFunctions,
 	results: ItemResult[],
-	reason: string,
+	{ reason, resumeUrl }: { reason: string; resumeUrl: string },
 ): Promise<ItemResult[]> {
 	const startedAt = systemClock.now();
 	const { maxConcurrency } = readRequestSettings(ctx, 0);
@@ -110,6 +113,7 @@ export async function settleByCallback(
 	const deadline = new Date(startedAt + timeoutMs);
 	leaveForTimeout(ctx, results, deadline, timeoutMs, reason);
 	await ctx.putExecutionToWait(deadline);
+	watchWait(ctx, state, memory, resumeUrl, deadline);
 	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString(), reason };
 	return results.map((result, item) => ({
 		output: [
@@ -153,4 +157,40 @@ function leaveForTimeout(
 			waitInfo,
 		};
 	}
+}
+
+/**
+ * What n8n made of the package's own delivery to the resume URL: a wait that
+ * another process still checks, or an execution n8n is still saving or
+ * running, is asked again later; an execution resumed, finished or gone is done.
+ */
+export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
+	const body = (answer.body ?? {}) as IDataObject;
+	if (answer.status === 200 && body.waiting !== undefined) return 'again';
+	if (answer.status === 409 && /running/i.test(String(body.message ?? ''))) return 'again';
+	return deliveryVerdict(answer);
+}
+
+/**
+ * Keeps watching the tasks from this process (shared/watch.ts): when they are
+ * final and no callback has resumed the execution here, the news is posted to
+ * the resume URL, where callback.ts answers it as any callback.
+ */
+function watchWait(
+	ctx: IExecuteFunctions,
+	state: CallbackState,
+	memory: WaitMemory,
+	resumeUrl: string,
+	deadline: Date,
+): void {
+	const taskIds = state.slots.filter((slot): slot is string => typeof slot === 'string');
+	startWatch({
+		taskIds,
+		until: deadline.getTime(),
+		known: (taskId) => memory.finals.get(taskId),
+		delivered: () => claimHolds(memory, systemClock.now()),
+		read: async (taskId) => (await getTask(ctx, state.slots.indexOf(taskId), taskId, systemClock, 1)).record,
+		onFinal: (record) => rememberFinals(memory, [record]),
+		deliver: async (records) => resumeVerdict(await postNews(ctx, resumeUrl, records[records.length - 1])),
+	});
 }

@@ -1,0 +1,151 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { Limiter } from './concurrency';
+import { createLimiter } from './concurrency';
+import type { Clock } from './time';
+import { systemClock } from './time';
+import { isTerminalStatus } from './videoTask';
+
+/**
+ * The package's own news of finished tasks, for when the gateway's callback
+ * does not get through n8n: n8n drops or refuses requests when it is busy, and a
+ * gateway may not call again. The n8n process that sent a callback address
+ * keeps watching its tasks: it reads every task whose outcome it does not
+ * know yet every 30 s; once all are final it leaves the gateway's own callback
+ * a head start, then posts the news to the callback address itself, a few at
+ * a time per process, again while n8n refuses or times out, until the watch's
+ * deadline. Nothing is posted once the process knows the news got through.
+ */
+
+export interface WatchSchedule {
+	/** Between two reads of a task whose outcome is not known. */
+	readEveryMs: number;
+	/** From the moment every task is known final to the first delivery: the gateway's callback goes first. */
+	headStartMs: number;
+	/** The pauses between deliveries that n8n did not take (the last one repeats). */
+	againAfterMs: number[];
+}
+
+export const WATCH_SCHEDULE: WatchSchedule = {
+	readEveryMs: 30_000,
+	headStartMs: 15_000,
+	againAfterMs: [5_000, 10_000, 20_000, 40_000, 60_000],
+};
+
+/** What n8n made of one delivery: taken (or nobody will ever take it), or to be sent again later. */
+export type DeliveryVerdict = 'done' | 'again';
+
+export interface Watch {
+	/** The tasks whose final records make the news. */
+	taskIds: readonly string[];
+	/** Nothing is read or posted after this time (the wait's own deadline). */
+	until: number;
+	/** A final record this process already has (a callback confirmed it): no read needed. */
+	known(taskId: string): IDataObject | undefined;
+	/** Whether this process saw the news get through (the execution resumed, the workflow started). */
+	delivered(): boolean;
+	read(taskId: string): Promise<IDataObject>;
+	/** One delivery of the final records, in `taskIds` order. */
+	deliver(records: IDataObject[]): Promise<DeliveryVerdict>;
+	/** Told of each final record the watch read itself. */
+	onFinal?(record: IDataObject): void;
+}
+
+/** How a watch ended: the process saw the news arrive, the watch delivered it, or its deadline passed. */
+export type WatchEnd = 'delivered' | 'posted' | 'deadline';
+
+/** Per process: reads and deliveries of every watch share these, so the watches' news never comes as a burst. */
+export const WATCH_READS_AT_ONCE = 8;
+export const WATCH_DELIVERIES_AT_ONCE = 4;
+
+export interface WatchSlots {
+	reads: Limiter;
+	deliveries: Limiter;
+}
+
+const processSlots: WatchSlots = {
+	reads: createLimiter(WATCH_READS_AT_ONCE),
+	deliveries: createLimiter(WATCH_DELIVERIES_AT_ONCE),
+};
+
+/** Reads and delivers until the news got through or the deadline passed; never throws. */
+export async function watchTasks(
+	watch: Watch,
+	clock: Clock = systemClock,
+	schedule: WatchSchedule = WATCH_SCHEDULE,
+	slots: WatchSlots = processSlots,
+): Promise<WatchEnd> {
+	const finals = new Map<string, IDataObject>();
+	const pause = async (ms: number): Promise<boolean> => {
+		if (clock.now() + ms > watch.until) return false;
+		await clock.sleep(ms);
+		return true;
+	};
+	while (finals.size < watch.taskIds.length) {
+		if (!(await pause(schedule.readEveryMs))) return 'deadline';
+		if (watch.delivered()) return 'delivered';
+		for (const taskId of watch.taskIds) {
+			if (finals.has(taskId)) continue;
+			const known = watch.known(taskId);
+			const record =
+				known ?? (await slots.reads(async () => await watch.read(taskId)).catch(() => undefined));
+			if (!record || !isTerminalStatus(record.status)) continue;
+			finals.set(taskId, record);
+			if (!known) watch.onFinal?.(record);
+		}
+	}
+	if (!(await pause(schedule.headStartMs))) return 'deadline';
+	const records = watch.taskIds.map((taskId) => finals.get(taskId)!);
+	for (let attempt = 0; ; attempt++) {
+		if (watch.delivered()) return 'delivered';
+		const verdict = await slots.deliveries(async () => await watch.deliver(records)).catch(() => 'again');
+		if (verdict === 'done') return 'posted';
+		const { againAfterMs } = schedule;
+		if (!(await pause(againAfterMs[Math.min(attempt, againAfterMs.length - 1)]))) return 'deadline';
+	}
+}
+
+/** Starts a watch in the background of the process: the caller goes on and the watch ends by itself. */
+export function startWatch(watch: Watch, clock: Clock = systemClock): void {
+	void watchTasks(watch, clock);
+}
+
+/** A delivery waits this long for n8n's answer: n8n drops a request whose sender hung up before it read the body. */
+export const DELIVERY_TIMEOUT_MS = 60_000;
+
+export interface PostAnswer {
+	/** 0: no answer (refused connection, timeout). */
+	status: number;
+	body: unknown;
+}
+
+/**
+ * Posts a task's record to a callback address of this n8n, as the gateway's
+ * callback would: no credential, nothing but the gateway's own record.
+ */
+export async function postNews(
+	ctx: { helpers: { httpRequest: IExecuteFunctions['helpers']['httpRequest'] } },
+	url: string,
+	record: IDataObject,
+): Promise<PostAnswer> {
+	try {
+		const response = (await ctx.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: record,
+			json: true,
+			timeout: DELIVERY_TIMEOUT_MS,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		})) as { statusCode?: number; body?: unknown };
+		return { status: Number(response.statusCode ?? 0), body: response.body };
+	} catch {
+		return { status: 0, body: undefined };
+	}
+}
+
+/** n8n busy (no answer, 429, 5xx): again later; any other answer is n8n's last word on this news. */
+export function deliveryVerdict(answer: PostAnswer): DeliveryVerdict {
+	return answer.status === 0 || answer.status === 429 || answer.status >= 500 ? 'again' : 'done';
+}

@@ -1,0 +1,153 @@
+/** The package's own news of finished tasks (nodes/shared/watch.ts), on a fake clock. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { createLimiter } from '../../../nodes/shared/concurrency';
+import type { DeliveryVerdict, Watch } from '../../../nodes/shared/watch';
+import { WATCH_SCHEDULE, deliveryVerdict, watchTasks } from '../../../nodes/shared/watch';
+import { FakeClock } from './fakeClock';
+
+const START = 1_000_000;
+
+/** Tasks that end at the given times (ms after START); every read and delivery is logged with its time. */
+function fixture(
+	endsAt: Record<string, number>,
+	answers: DeliveryVerdict[] = ['done'],
+	until = START + 3_600_000,
+) {
+	const clock = new FakeClock(START);
+	const reads: Array<[string, number]> = [];
+	const deliveries: Array<[string[], number]> = [];
+	const finalsSeen: string[] = [];
+	const state = { delivered: false, known: new Map<string, IDataObject>() };
+	const watch: Watch = {
+		taskIds: Object.keys(endsAt),
+		until,
+		known: (id) => state.known.get(id),
+		delivered: () => state.delivered,
+		read: async (id) => {
+			reads.push([id, clock.now() - START]);
+			return { id, status: clock.now() - START >= endsAt[id] ? 'completed' : 'in_progress' };
+		},
+		deliver: async (records) => {
+			deliveries.push([records.map((r) => String(r.id)), clock.now() - START]);
+			return answers.shift() ?? 'done';
+		},
+		onFinal: (record) => finalsSeen.push(String(record.id)),
+	};
+	const slots = { reads: createLimiter(8), deliveries: createLimiter(4) };
+	return {
+		clock,
+		reads,
+		deliveries,
+		finalsSeen,
+		state,
+		run: async () => await watchTasks(watch, clock, WATCH_SCHEDULE, slots),
+	};
+}
+
+describe('watchTasks', () => {
+	it('reads every 30 s until all are final, gives the callback 15 s, then posts once', async () => {
+		const f = fixture({ a: 40_000, b: 70_000 });
+		await expect(f.run()).resolves.toBe('posted');
+		expect(f.reads).toEqual([
+			['a', 30_000],
+			['b', 30_000],
+			['a', 60_000],
+			['b', 60_000],
+			['b', 90_000],
+		]);
+		expect(f.finalsSeen).toEqual(['a', 'b']);
+		expect(f.deliveries).toEqual([[['a', 'b'], 105_000]]);
+	});
+
+	it('reads nothing the process already knows final, and stops once the news got through here', async () => {
+		const f = fixture({ a: 40_000, b: 70_000 });
+		f.state.known.set('a', { id: 'a', status: 'completed' });
+		const running = f.run();
+		await expect(running).resolves.toBe('posted');
+		expect(f.reads.map(([id]) => id)).toEqual(['b', 'b', 'b']);
+		expect(f.finalsSeen).toEqual(['b']);
+
+		const g = fixture({ a: 10_000 });
+		g.state.delivered = true;
+		await expect(g.run()).resolves.toBe('delivered');
+		expect(g.reads).toEqual([]);
+		expect(g.deliveries).toEqual([]);
+	});
+
+	it('posts again while n8n does not take it: 5, 10, 20, 40, then every 60 s', async () => {
+		const f = fixture({ a: 0 }, ['again', 'again', 'again', 'again', 'again', 'again', 'done']);
+		await expect(f.run()).resolves.toBe('posted');
+		expect(f.deliveries.map(([, at]) => at)).toEqual([
+			45_000, 50_000, 60_000, 80_000, 120_000, 180_000, 240_000,
+		]);
+	});
+
+	it('a delivery that throws is sent again, and the news arriving meanwhile ends the watch', async () => {
+		const f = fixture({ a: 0 });
+		let calls = 0;
+		const watch: Watch = {
+			taskIds: ['a'],
+			until: START + 3_600_000,
+			known: () => undefined,
+			delivered: () => calls >= 2,
+			read: async () => ({ id: 'a', status: 'failed' }),
+			deliver: async () => {
+				calls++;
+				throw new Error('socket hang up');
+			},
+		};
+		const slots = { reads: createLimiter(1), deliveries: createLimiter(1) };
+		await expect(watchTasks(watch, f.clock, WATCH_SCHEDULE, slots)).resolves.toBe('delivered');
+		expect(calls).toBe(2);
+	});
+
+	it('stops at its deadline: no read or post after it', async () => {
+		const f = fixture({ a: 500_000 }, ['done'], START + 100_000);
+		await expect(f.run()).resolves.toBe('deadline');
+		expect(f.reads.map(([, at]) => at)).toEqual([30_000, 60_000, 90_000]);
+		expect(f.deliveries).toEqual([]);
+
+		const g = fixture({ a: 0 }, ['again', 'again', 'again'], START + 60_000);
+		await expect(g.run()).resolves.toBe('deadline');
+		expect(g.deliveries.map(([, at]) => at)).toEqual([45_000, 50_000, 60_000]);
+	});
+
+	it('a read that fails is no answer: the task is read again at the next round', async () => {
+		const f = fixture({ a: 0 });
+		let failures = 1;
+		const watch: Watch = {
+			taskIds: ['a'],
+			until: START + 3_600_000,
+			known: () => undefined,
+			delivered: () => false,
+			read: async () => {
+				if (failures-- > 0) throw new Error('503');
+				return { id: 'a', status: 'completed' };
+			},
+			deliver: async () => 'done',
+		};
+		await expect(
+			watchTasks(watch, f.clock, WATCH_SCHEDULE, { reads: createLimiter(1), deliveries: createLimiter(1) }),
+		).resolves.toBe('posted');
+		expect(f.clock.sleeps).toEqual([30_000, 30_000, 15_000]);
+	});
+});
+
+describe('deliveryVerdict', () => {
+	it.each<[number, DeliveryVerdict]>([
+		[200, 'done'],
+		[204, 'done'],
+		[400, 'done'],
+		[401, 'done'],
+		[404, 'done'],
+		[409, 'done'],
+		[0, 'again'],
+		[429, 'again'],
+		[500, 'again'],
+		[503, 'again'],
+		[504, 'again'],
+	])('HTTP %s: %s', (status, verdict) => {
+		expect(deliveryVerdict({ status, body: {} })).toBe(verdict);
+	});
+});
