@@ -21,7 +21,7 @@ export const retryOnFailHint = () => hint(RETRY_ON_FAIL_MESSAGE);
 
 export const pollingFallbackHint = (shownResumeUrl: string) =>
 	hint(
-		`Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (${shownResumeUrl}): set WEBHOOK_URL to n8n's public https address so that the execution waits for the callback without holding a worker.`,
+		`Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (${shownResumeUrl}): set N8N_WEBHOOK_URL (older n8n such as 2.0 and 1.123: WEBHOOK_URL) to n8n's public https address so that the execution waits for the callback without holding a worker.`,
 	);
 
 export const noCustomDataHint = () =>

@@ -14,7 +14,9 @@ import { GenerationGatewayApiKeyApi } from '../../../credentials/GenerationGatew
 import { GenerationGatewayBearerApi } from '../../../credentials/GenerationGatewayBearerApi.credentials';
 import { GenerationGatewayNativeKeyApi } from '../../../credentials/GenerationGatewayNativeKeyApi.credentials';
 import { GenerationGateway } from '../../../nodes/GenerationGateway/GenerationGateway.node';
+import { SPEECH_FORMATS } from '../../../nodes/GenerationGateway/actions/speech/catalog';
 import { GenerationGatewayTrigger } from '../../../nodes/GenerationGatewayTrigger/GenerationGatewayTrigger.node';
+import { MEDIA_BY_FORMAT } from '../../../nodes/shared/binary';
 
 /**
  * The README and the manual stay true to the package.
@@ -499,6 +501,7 @@ describe('the README and the manual speak to a user', () => {
 		['the test suites', /e2e|end-to-end|the suite\b|simulator/i],
 		['history', /before this change|earlier builds?|since then|an earlier run|fresh-clone/i],
 		['a developer command', /npm run bench/],
+		['a variable of the test suite', /\bGG_[A-Z0-9_]+/],
 		['the internal name of the API reference', /\bthe interface\b/i],
 		['a phrase the reader cannot place', /resume URL without a token/i],
 	];
@@ -542,5 +545,142 @@ describe('the README and the manual speak to a user', () => {
 
 	it('waiting-and-callbacks.md is at most 200 lines', () => {
 		expect(read('docs/waiting-and-callbacks.md').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+	});
+});
+
+// ---- n8n's variables and the files the node makes ------------------------------------------------
+
+/**
+ * Variables the newest supported n8n (2.41) reports as deprecated in favour of another name at start
+ * (its deprecation service). A page, a hint or an example may name the old one only beside the
+ * current one, for the older releases that read only the old name.
+ */
+const RENAMED_VARIABLES: Array<{ old: string; current: string }> = [
+	{ old: 'WEBHOOK_URL', current: 'N8N_WEBHOOK_URL' },
+	{ old: 'N8N_BINARY_DATA_STORAGE_PATH', current: 'N8N_STORAGE_PATH' },
+	{ old: 'N8N_DB_PING_TIMEOUT', current: 'DB_PING_TIMEOUT_MS' },
+];
+/** How far, in characters either side, the current name must be from the old one. */
+const BESIDE = 300;
+
+function renamedWithoutCurrent(text: string): string[] {
+	return RENAMED_VARIABLES.flatMap(({ old, current }) =>
+		[...text.matchAll(new RegExp(`(?<![A-Z0-9_])${old}(?![A-Z0-9_])`, 'g'))]
+			.filter((m) => !text.slice(Math.max(0, m.index - BESIDE), m.index + old.length + BESIDE).includes(current))
+			.map((m) => `${old} without ${current} at line ${lineOf(text, m.index)}`),
+	);
+}
+
+function filesUnder(folder: string, ending: string): string[] {
+	return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+		const path = `${folder}/${entry.name}`;
+		if (entry.isDirectory()) return filesUnder(path, ending);
+		return entry.name.endsWith(ending) ? [path] : [];
+	});
+}
+
+/** n8n's own words on its legacy expression engine (its deprecation notice in 1.123 and 2.41). */
+const LEGACY_ENGINE_WORDS =
+	'runs expressions without isolation, is no longer considered secure, and will be removed in a future version';
+
+describe("n8n's variables are named as the newest supported n8n reads them", () => {
+	const checked = [
+		...USER_PAGES,
+		'CONTRIBUTING.md',
+		...filesUnder('examples', '.json'),
+		...filesUnder('nodes', '.ts'),
+		...filesUnder('credentials', '.ts'),
+	];
+
+	it('the check finds an old name alone, and accepts it beside the current one', () => {
+		expect(renamedWithoutCurrent('Set WEBHOOK_URL to your https address.')).toHaveLength(1);
+		expect(renamedWithoutCurrent('Set N8N_WEBHOOK_URL (WEBHOOK_URL on n8n 2.0).')).toEqual([]);
+		expect(renamedWithoutCurrent('N8N_WEBHOOK_URL=https://n8n.example.com/')).toEqual([]);
+	});
+
+	it.each(checked)('%s names no renamed variable without its current name', (file) => {
+		expect(renamedWithoutCurrent(read(file))).toEqual([]);
+	});
+
+	it('a page that names the legacy expression engine quotes what n8n says of it', () => {
+		const pages = USER_PAGES.filter((page) => read(page).includes('N8N_EXPRESSION_ENGINE=legacy'));
+		expect(pages.length).toBeGreaterThanOrEqual(1);
+		const silent = pages.filter((page) => !normalise(read(page)).includes(LEGACY_ENGINE_WORDS));
+		expect(silent).toEqual([]);
+	});
+
+	it('N8N_UNVERIFIED_PACKAGES_ENABLED is asked to be set explicitly (n8n 2.41 warns its default will change)', () => {
+		const loose = USER_PAGES.flatMap((page) => {
+			const text = normalise(read(page));
+			return [...text.matchAll(/N8N_UNVERIFIED_PACKAGES_ENABLED/g)]
+				.filter((m) => !/explicitly/.test(text.slice(Math.max(0, m.index - BESIDE), m.index + BESIDE)))
+				.map((m) => `${page}: "${text.slice(m.index, m.index + 80)}"`);
+		});
+		expect(loose).toEqual([]);
+	});
+});
+
+/** The files the node makes: MIME type and extension, as the code names them. */
+const PRODUCED: Array<{ mimeType: string; extension: string }> = [
+	...Object.values(MEDIA_BY_FORMAT),
+	...Object.values(SPEECH_FORMATS),
+];
+const producedExtensions = new Set(PRODUCED.map((p) => p.extension));
+/** Extensions a page might give a media file, produced or not. */
+const MEDIA_EXTENSION =
+	/^(png|jpe?g|webp|gif|bmp|tiff?|heic|avif|mp3|wav|opus|ogg|oga|pcm|flac|aac|m4a|mp4|m4v|mov|qt|webm|mkv|avi|mpe?g)$/i;
+
+/** File names a page quotes: `image-1.png`, `<task id>.mp4`, `.jpg`, and "fileName" in JSON examples. */
+function quotedFileNames(text: string): Array<{ index: number; extension: string }> {
+	const patterns = [/`((?:<[^>`]*>|[^`\s])*)\.([A-Za-z0-9]{2,5})`/g, /"fileName":\s*"[^"]*\.([A-Za-z0-9]{2,5})"/g];
+	return patterns.flatMap((pattern) =>
+		[...text.matchAll(pattern)]
+			.map((m) => ({ index: m.index, extension: (m[2] ?? m[1]).toLowerCase() }))
+			.filter((f) => MEDIA_EXTENSION.test(f.extension)),
+	);
+}
+
+/** Table rows one by one, other text sentence by sentence. */
+function statements(text: string): string[] {
+	return prose(text)
+		.split(/\n\s*\n/)
+		.flatMap((block) =>
+			block.trimStart().startsWith('|')
+				? block.split('\n')
+				: normalise(block).split(/(?<=[.!?])\s+(?=[A-Z*`(])/),
+		);
+}
+
+/** Problems of one statement: an extension the code does not make, or a MIME type named without its extension. */
+function fileProblems(statement: string): string[] {
+	const files = quotedFileNames(statement);
+	const problems = files
+		.filter((f) => !producedExtensions.has(f.extension))
+		.map((f) => `.${f.extension} is no extension the node gives a file`);
+	const kindOf = (mimeType: string) => mimeType.split('/')[0];
+	const fileKinds = new Set(
+		files.flatMap((f) => PRODUCED.filter((p) => p.extension === f.extension).map((p) => kindOf(p.mimeType))),
+	);
+	const named = new Set(files.map((f) => f.extension));
+	for (const m of statement.matchAll(/`([a-z]+\/[A-Za-z0-9.+-]+)`/g)) {
+		const forMime = PRODUCED.filter((p) => p.mimeType === m[1]);
+		if (!forMime.length || !fileKinds.has(kindOf(m[1]))) continue;
+		if (!forMime.some((p) => named.has(p.extension)))
+			problems.push(`${m[1]} is named beside file names without its extension .${forMime[0].extension}`);
+	}
+	return problems;
+}
+
+describe('the file names the docs quote are the ones the node makes', () => {
+	it('the check finds a missing or foreign extension', () => {
+		expect(fileProblems('(`video/mp4` or `video/quicktime`, named `<task id>.mp4`).')).toHaveLength(1);
+		expect(fileProblems('named `<task id>.mkv`')).toHaveLength(1);
+		expect(fileProblems('(`video/mp4` or `video/quicktime`, named `<task id>.mp4` or `.mov`).')).toEqual([]);
+	});
+
+	it.each(USER_PAGES)('%s', (page) => {
+		expect(statements(read(page)).flatMap((s) => fileProblems(s).map((p) => `${p}: "${s.slice(0, 100)}"`))).toEqual(
+			[],
+		);
 	});
 });

@@ -45,7 +45,7 @@ describe('hints', () => {
 			"Retry On Fail is on for this node: after a failed request n8n runs the node again for every item, and each attempt creates and bills new work, so turn Retry On Fail off in the node's Settings and run only the failed items again instead.",
 		);
 		expect(pollingFallbackHint('http://localhost:5678/webhook-waiting/7').message).toBe(
-			"Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (http://localhost:5678/webhook-waiting/7): set WEBHOOK_URL to n8n's public https address so that the execution waits for the callback without holding a worker.",
+			"Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (http://localhost:5678/webhook-waiting/7): set N8N_WEBHOOK_URL (older n8n such as 2.0 and 1.123: WEBHOOK_URL) to n8n's public https address so that the execution waits for the callback without holding a worker.",
 		);
 		expect(customDataFullHint(120, 57).message).toBe(
 			"The task list of 120 items did not fit in the execution's custom data, so Create and Wait polled the gateway instead of waiting for callbacks: send at most 57 items per run (for example with Loop Over Items) to wait by callback.",

@@ -158,7 +158,7 @@ export const waitOptionsField = (withMode: boolean): INodeProperties => ({
 								name: 'Auto',
 								value: 'auto',
 								description:
-									`Callback for up to ${AUTO_CALLBACK_MAX_TASKS} items when n8n's resume URL is https (WEBHOOK_URL), otherwise polling: a big batch's callbacks arriving together would hold n8n busy`,
+									`Callback for up to ${AUTO_CALLBACK_MAX_TASKS} items when n8n's resume URL is https (N8N_WEBHOOK_URL; WEBHOOK_URL on older n8n), otherwise polling: a big batch's callbacks arriving together would hold n8n busy`,
 							},
 							{
 								name: 'Callback',

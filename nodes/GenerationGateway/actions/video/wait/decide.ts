@@ -33,7 +33,7 @@ export function decideWaitMode(
 		return { mode: 'polling', reason: 'a tool call of an AI agent cannot put the execution to wait' };
 	if (!keepsCustomData) return { mode: 'polling', reason: NO_CUSTOM_DATA, fallback: NO_CUSTOM_DATA };
 	if (typeof resumeUrl !== 'string' || !/^https:\/\//i.test(resumeUrl)) {
-		const fallback = `n8n's resume URL is not https (${shownResumeUrl(resumeUrl)}); the gateway calls only https addresses. Set WEBHOOK_URL to n8n's public https address to wait by callback.`;
+		const fallback = `n8n's resume URL is not https (${shownResumeUrl(resumeUrl)}); the gateway calls only https addresses. Set N8N_WEBHOOK_URL (older n8n such as 2.0 and 1.123: WEBHOOK_URL) to n8n's public https address to wait by callback.`;
 		return { mode: 'polling', reason: fallback, fallback };
 	}
 	if (wanted === 'auto' && tasks > AUTO_CALLBACK_MAX_TASKS) {
