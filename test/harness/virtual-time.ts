@@ -30,6 +30,7 @@
  * bench (which use the same simulator on the real clock).
  */
 import * as diagnostics from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { type Server, Socket } from 'node:net';
 import { setImmediate as realImmediate, setTimeout as realTimeout } from 'node:timers';
 import { TLSSocket } from 'node:tls';
@@ -68,6 +69,11 @@ class Sockets {
 	private readonly channels: Array<[string, (message: unknown) => void]> = [
 		['net.client.socket', (message) => this.add((message as { socket: Socket }).socket)],
 		['net.server.socket', (message) => this.add((message as { socket: Socket }).socket)],
+		// A client socket that net.client.socket does not announce (an https request's on Node 20).
+		[
+			'http.client.request.start',
+			(message) => this.addWhenAssigned((message as { request: ClientRequest }).request),
+		],
 		// An https server's TLS socket (the raw one comes through net.server.socket).
 		['http.server.request.start', (message) => this.add((message as { socket: Socket }).socket)],
 	];
@@ -91,6 +97,11 @@ class Sockets {
 			const key = this.state.get(socket)?.key;
 			if (key) this.closed.add(key);
 		});
+	}
+
+	private addWhenAssigned(request: ClientRequest): void {
+		if (request.socket) this.add(request.socket);
+		else request.once('socket', (socket: Socket) => this.add(socket));
 	}
 
 	private keyOf(socket: Socket): string | undefined {
