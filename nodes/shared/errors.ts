@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** A failed gateway call in the user's terms, as pure data; `toNodeApiError` makes the n8n error. */
-export interface GatewayErrorDetails {
+interface GatewayErrorDetails {
 	/** Undefined when no response arrived. */
 	status?: number;
 	message: string;
@@ -175,7 +175,7 @@ function headerValue(headers: Record<string, unknown> | undefined, name: string)
 	return undefined;
 }
 
-export function requestIdFrom(headers: Record<string, unknown> | undefined): string | undefined {
+function requestIdFrom(headers: Record<string, unknown> | undefined): string | undefined {
 	for (const name of REQUEST_ID_HEADERS) {
 		const value = headerValue(headers, name);
 		if (value) return value;
@@ -257,7 +257,7 @@ export function describeGatewayError(input: {
 }
 
 /** Kept on the node error (`context.gateway`) so callers decide by facts, not by its text. */
-export interface GatewayFailure {
+interface GatewayFailure {
 	status?: number;
 	networkCode?: string;
 	requestId?: string;

@@ -17,9 +17,9 @@ export interface FailedAttempt {
 }
 
 export const MAX_ATTEMPTS = 3;
-export const MAX_RETRY_AFTER_MS = 60_000;
-export const BASE_DELAY_MS = 500;
-export const MAX_BACKOFF_MS = 8_000;
+const MAX_RETRY_AFTER_MS = 60_000;
+const BASE_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
 
 const MAYBE_SENT_CODES = new Set([
 	'ECONNRESET',
