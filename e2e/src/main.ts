@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { startSimulator } from '../../test/simulator';
 import { Checks } from './checks';
 import { repoRoot, type Certificate } from './n8n';
-import { outputDir, run, stopAll } from './proc';
+import { installExitHandlers, outputDir, run, stopAll } from './proc';
 import { runSingle } from './single';
 import { startN8n, type PartInput } from './start';
 import { checkToolVariant } from './workflows';
@@ -190,6 +190,7 @@ async function main(): Promise<void> {
 	process.exitCode = checks.failures.length ? 1 : 0;
 }
 
+installExitHandlers();
 void main().catch((error) => {
 	process.stderr.write(`${(error as Error).stack ?? error}\n`);
 	void stopAll().finally(() => process.exit(1));

@@ -49,8 +49,10 @@ export function olderVersions(): string[] {
 
 export const n8nModules = join(e2eDir, 'n8n', N8N_VERSION, 'node_modules');
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const flatted = require(join(n8nModules, 'flatted')) as { parse(text: string): unknown };
+/** n8n's own flatted, which stores execution data; loaded at first use, so importing this file needs no n8n. */
+const flatted = () =>
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	require(join(n8nModules, 'flatted')) as { parse(text: string): unknown };
 
 export const OWNER = {
 	email: 'owner@e2e.invalid',
@@ -59,6 +61,24 @@ export const OWNER = {
 	lastName: 'Owner',
 };
 const ENCRYPTION_KEY = 'e2e-generation-gateway-encryption-key';
+
+/**
+ * What every local n8n here runs with (the suite's and `./scripts/run n8n`'s): quiet (no
+ * diagnostics, version notices, templates, personalization survey or banners), the tool variant
+ * allowed, manual executions saved, logs on the console.
+ */
+export const LOCAL_N8N_SETTINGS: Readonly<Record<string, string>> = {
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+	N8N_DIAGNOSTICS_ENABLED: 'false',
+	N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+	N8N_TEMPLATES_ENABLED: 'false',
+	N8N_PERSONALIZATION_ENABLED: 'false',
+	N8N_HIRING_BANNER_ENABLED: 'false',
+	N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+	EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+	N8N_LOG_LEVEL: 'info',
+	N8N_LOG_OUTPUT: 'console',
+};
 
 export interface Certificate {
 	key: string;
@@ -165,18 +185,9 @@ export class N8n {
 			N8N_EDITOR_BASE_URL: `https://127.0.0.1:${this.port}/`,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_HIRING_BANNER_ENABLED: 'false',
-			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+			...LOCAL_N8N_SETTINGS,
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
-			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
-			N8N_LOG_LEVEL: 'info',
-			N8N_LOG_OUTPUT: 'console',
 			...this.options.env,
 		};
 		const command = this.options.command ?? 'start';
@@ -272,7 +283,7 @@ export class N8n {
 
 	async execution(id: string): Promise<ExecutionRecord> {
 		const raw = await this.rest<Omit<ExecutionRecord, 'data'> & { data: string }>('GET', `/executions/${id}`);
-		return { ...raw, data: flatted.parse(raw.data) as RunData };
+		return { ...raw, data: flatted().parse(raw.data) as RunData };
 	}
 
 	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {

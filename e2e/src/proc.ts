@@ -2,8 +2,9 @@
 /**
  * Every process the suite starts goes through here: each runs in a process
  * group of its own, its output goes to e2e-output/logs/<name>.log, and all of
- * them are stopped at the end, on failure, on Ctrl-C and when the runner
- * itself exits (a last synchronous SIGKILL to each group).
+ * them are stopped at the end, on failure, and, once the entry point called
+ * installExitHandlers, on Ctrl-C and when the runner itself exits (a last
+ * synchronous SIGKILL to each group).
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
@@ -82,14 +83,21 @@ export async function stopAll(): Promise<void> {
 	await Promise.all([...running].reverse().map((p) => stop(p)));
 }
 
-process.on('exit', () => {
-	for (const proc of running) signalGroup(proc, 'SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => {
-		process.stdout.write(`\n${signal}: stopping everything the suite started\n`);
-		void stopAll().finally(() => process.exit(130));
+/**
+ * Stops every process started here when the runner exits, and on Ctrl-C or SIGTERM (then exits
+ * with 130). Called by the suite's entry point only: a tool that imports these helpers keeps its
+ * own signal handling.
+ */
+export function installExitHandlers(): void {
+	process.on('exit', () => {
+		for (const proc of running) signalGroup(proc, 'SIGKILL');
 	});
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.on(signal, () => {
+			process.stdout.write(`\n${signal}: stopping everything the suite started\n`);
+			void stopAll().finally(() => process.exit(130));
+		});
+	}
 }
 
 /** Runs a command to its end (bounded), failing with its output when it fails. */

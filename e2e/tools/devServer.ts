@@ -16,7 +16,8 @@
  *
  * Ctrl-C (or SIGTERM) stops n8n and the simulator; nothing is left running.
  *
- * This file must not import ../src/proc or ../src/n8n: they install the e2e suite's own signal handlers.
+ * It handles its own Ctrl-C: it never calls the suite's installExitHandlers (../src/proc), which
+ * ends the process with 130.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -39,10 +40,9 @@ import { join, relative, resolve } from 'node:path';
 import { startSimulator, type Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { freePort, http, restCall, signIn } from '../src/http';
+import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, repoRoot } from '../src/n8n';
 
-const N8N_VERSION = '2.41.1';
 const PACKAGE = 'n8n-nodes-generation-gateway';
-const repoRoot = join(__dirname, '..', '..');
 /**
  * n8n's data; GG_N8N_DEV_DIR puts it elsewhere (the e2e suite starts this command from scratch in a
  * temporary folder). Its real path: n8n's reload forgets the package's cached modules by path prefix,
@@ -190,15 +190,6 @@ interface N8nRun {
 	exited: Promise<number | null>;
 }
 
-function n8nInstall(): { bin: string; node: string } {
-	const pin = join(repoRoot, 'e2e', 'n8n', N8N_VERSION);
-	const bin = join(pin, 'node_modules', 'n8n', 'bin', 'n8n');
-	if (!existsSync(bin) || !existsSync(join(pin, 'node'))) {
-		throw new Error(`n8n ${N8N_VERSION} is not installed: run bash e2e/n8n/install.sh ${N8N_VERSION}`);
-	}
-	return { bin, node: realpathSync(join(pin, 'node')) };
-}
-
 async function startN8n(port: number): Promise<N8nRun> {
 	const { bin, node } = n8nInstall();
 	const url = `http://localhost:${port}`;
@@ -220,17 +211,8 @@ async function startN8n(port: number): Promise<N8nRun> {
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_DEV_RELOAD: 'true',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
-		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		...LOCAL_N8N_SETTINGS,
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
-		N8N_LOG_LEVEL: 'info',
-		N8N_LOG_OUTPUT: 'console',
 	};
 	// A process group of its own: Ctrl-C reaches this process, which stops n8n and its task runner.
 	const child = spawn(node, [bin, 'start'], {

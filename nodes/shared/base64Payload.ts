@@ -81,7 +81,7 @@ async function* base64Of(file: PayloadFile): AsyncGenerator<Buffer> {
 	if (carry.length) yield Buffer.from(carry.toString('base64'), 'latin1');
 }
 
-export interface BodyStream {
+interface BodyStream {
 	destroy(error?: Error): unknown;
 	readonly readableEnded?: boolean;
 	readonly destroyed?: boolean;

@@ -123,7 +123,7 @@ export async function storedFile(
 	};
 }
 
-export async function firstBytes(file: PayloadFile, count: number): Promise<Buffer> {
+async function firstBytes(file: PayloadFile, count: number): Promise<Buffer> {
 	const pieces: Buffer[] = [];
 	let got = 0;
 	for await (const chunk of file.chunks()) {
@@ -134,7 +134,7 @@ export async function firstBytes(file: PayloadFile, count: number): Promise<Buff
 	return Buffer.concat(pieces);
 }
 
-export interface InputFile extends PayloadFile {
+interface InputFile extends PayloadFile {
 	mimeType: string;
 	fileName?: string;
 	extension?: string;
@@ -240,7 +240,7 @@ export function releaseBuffer(buffer: Uint8Array): void {
 /** Pieces handed to the store that are kept while it may still read them. */
 const PIECES_IN_FLIGHT = 4;
 
-export interface PieceOptions {
+interface PieceOptions {
 	/** Each piece is a buffer nothing else refers to: given back once the store wrote it. */
 	disposable?: boolean;
 }

@@ -1,8 +1,8 @@
 /** Which credential each part of the gateway needs: the form and the transport read one table. */
 
 export const BEARER_CREDENTIAL = 'generationGatewayBearerApi';
-export const API_KEY_CREDENTIAL = 'generationGatewayApiKeyApi';
-export const NATIVE_KEY_CREDENTIAL = 'generationGatewayNativeKeyApi';
+const API_KEY_CREDENTIAL = 'generationGatewayApiKeyApi';
+const NATIVE_KEY_CREDENTIAL = 'generationGatewayNativeKeyApi';
 
 export type GatewayCredentialName =
 	| typeof BEARER_CREDENTIAL
@@ -18,7 +18,7 @@ export type GatewayResource =
 	| 'speech'
 	| 'video';
 
-export const GATEWAY_ENDPOINTS: ReadonlyArray<{
+const GATEWAY_ENDPOINTS: ReadonlyArray<{
 	resource: GatewayResource;
 	credential: GatewayCredentialName;
 	prefixes: readonly string[];
@@ -36,7 +36,7 @@ export const RESOURCE_CREDENTIAL = Object.fromEntries(
 	GATEWAY_ENDPOINTS.map(({ resource, credential }) => [resource, credential]),
 ) as Record<GatewayResource, GatewayCredentialName>;
 
-export const ENDPOINT_CREDENTIAL: ReadonlyArray<{ prefix: string; credential: GatewayCredentialName }> =
+const ENDPOINT_CREDENTIAL: ReadonlyArray<{ prefix: string; credential: GatewayCredentialName }> =
 	GATEWAY_ENDPOINTS.flatMap(({ credential, prefixes }) => prefixes.map((prefix) => ({ prefix, credential })));
 
 export function credentialForPath(path: string): GatewayCredentialName | undefined {

@@ -31,7 +31,7 @@ export interface DownloadContext extends BinaryStore {
 	getExecutionCancelSignal?: () => AbortSignal | undefined;
 }
 
-export interface DownloadRequest {
+interface DownloadRequest {
 	url: string;
 	itemIndex: number;
 	/** In the user's words: "the video of task video_1", "image 2". */
@@ -42,7 +42,7 @@ export interface DownloadRequest {
 	name: (head: Buffer, contentType: string | undefined) => { fileName: string; mimeType: string };
 }
 
-export interface Downloaded {
+interface Downloaded {
 	binary: IBinaryData;
 	contentType?: string;
 	attempts: number;

@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** A failed gateway call in the user's terms, as pure data; `toNodeApiError` makes the n8n error. */
-export interface GatewayErrorDetails {
+interface GatewayErrorDetails {
 	/** Undefined when no response arrived. */
 	status?: number;
 	message: string;
@@ -35,8 +35,12 @@ const NETWORK_HINT =
 const CERTIFICATE_HINT =
 	'The server at the Base URL showed a TLS certificate that n8n does not trust (self-signed, expired, or made out for another host name). Check the Base URL; for a gateway with its own certificate authority, give n8n that CA (NODE_EXTRA_CA_CERTS).';
 
-/** A connection never opened: the request did not leave. */
 const NOT_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A connection never opened: the request did not leave. */
+export function neverOpened(code: string | undefined): boolean {
+	return code !== undefined && NOT_OPENED.has(code);
+}
 
 /** A refused TLS certificate: the request was never sent, and sending it again meets the same one. */
 export function isCertificateError(code: string | undefined): boolean {
@@ -77,7 +81,7 @@ export function describeNetworkFailure(failure: {
 	if (isCertificateError(code)) {
 		return `The gateway's TLS certificate was not accepted (${code}); the request was not sent`;
 	}
-	if (code && NOT_OPENED.has(code)) {
+	if (neverOpened(code)) {
 		return `The gateway could not be reached (${code}); the request was not sent`;
 	}
 	if (code || /aborted|hang up|closed|reset/i.test(message ?? '')) {
@@ -171,7 +175,7 @@ function headerValue(headers: Record<string, unknown> | undefined, name: string)
 	return undefined;
 }
 
-export function requestIdFrom(headers: Record<string, unknown> | undefined): string | undefined {
+function requestIdFrom(headers: Record<string, unknown> | undefined): string | undefined {
 	for (const name of REQUEST_ID_HEADERS) {
 		const value = headerValue(headers, name);
 		if (value) return value;
@@ -253,7 +257,7 @@ export function describeGatewayError(input: {
 }
 
 /** Kept on the node error (`context.gateway`) so callers decide by facts, not by its text. */
-export interface GatewayFailure {
+interface GatewayFailure {
 	status?: number;
 	networkCode?: string;
 	requestId?: string;

@@ -66,7 +66,7 @@ function planOf(properties: INodeProperties[]): Plan {
 	return plan;
 }
 
-export interface ModelFormSpec {
+interface ModelFormSpec {
 	properties: INodeProperties[];
 	catalog: Pick<Catalog<CatalogModel>, 'formModelId'>;
 	/** Fields the node reads itself and never sends (e.g. "Download URL Results"): never refused. */

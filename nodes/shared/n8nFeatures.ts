@@ -43,7 +43,7 @@ export function runsAsToolType(nodeType: string): boolean {
 	return nodeType.endsWith('Tool');
 }
 
-export interface ChatStreaming {
+interface ChatStreaming {
 	isStreaming(): boolean;
 	sendChunk(type: ChunkType, itemIndex: number, content?: string): unknown;
 }
@@ -59,7 +59,7 @@ export function chatStreamingOf(ctx: object): ChatStreaming | undefined {
 
 type BinaryHelpers = IExecuteFunctions['helpers'];
 
-export interface BinaryStoreReader {
+interface BinaryStoreReader {
 	stream: BinaryHelpers['getBinaryStream'];
 	metadata?: BinaryHelpers['getBinaryMetadata'];
 }
@@ -102,7 +102,7 @@ export async function binaryByteSize(
 }
 
 /** Kept with the execution, read again when a waiting execution is resumed. */
-export interface ExecutionCustomData {
+interface ExecutionCustomData {
 	getAll(): Record<string, string>;
 	setAll(entries: Record<string, string>): void;
 }

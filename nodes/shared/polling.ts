@@ -21,13 +21,13 @@ import { systemClock } from './time';
  * item or its error.
  */
 
-export interface PollSchedule {
+interface PollSchedule {
 	firstDelayMs: number;
 	factor: number;
 	maxDelayMs: number;
 }
 
-export const DEFAULT_POLL_SCHEDULE: PollSchedule = { firstDelayMs: 5_000, factor: 1.5, maxDelayMs: 30_000 };
+const DEFAULT_POLL_SCHEDULE: PollSchedule = { firstDelayMs: 5_000, factor: 1.5, maxDelayMs: 30_000 };
 export const DEFAULT_WAIT_DEADLINE_MS = 15 * 60_000;
 export const MAX_WAIT_DEADLINE_MS = 2 * 60 * 60_000;
 
@@ -36,7 +36,7 @@ export function scheduledDelay(index: number, schedule: PollSchedule = DEFAULT_P
 	return Math.min(schedule.maxDelayMs, Math.round(schedule.firstDelayMs * schedule.factor ** index));
 }
 
-export interface PollAnswer<T> {
+interface PollAnswer<T> {
 	value: T;
 	/** The server's hint for the next poll (Retry-After), in ms. */
 	retryAfterMs?: number;

@@ -5,7 +5,7 @@
  * reset or 5xx may follow started work, and a second try could bill twice.
  */
 
-import { isCertificateError } from './errors';
+import { isCertificateError, neverOpened } from './errors';
 
 export type RequestKind = 'read' | 'create';
 
@@ -17,11 +17,9 @@ export interface FailedAttempt {
 }
 
 export const MAX_ATTEMPTS = 3;
-export const MAX_RETRY_AFTER_MS = 60_000;
-export const BASE_DELAY_MS = 500;
-export const MAX_BACKOFF_MS = 8_000;
-
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const MAX_RETRY_AFTER_MS = 60_000;
+const BASE_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
 
 const MAYBE_SENT_CODES = new Set([
 	'ECONNRESET',
@@ -35,7 +33,7 @@ const MAYBE_SENT_CODES = new Set([
 /** A 5xx, or no answer for another reason than a connection never opened; a 4xx is a refusal. */
 export function mayHaveBeenProcessed(failure: FailedAttempt): boolean {
 	if (failure.status !== undefined) return failure.status >= 500;
-	return !NOT_SENT_CODES.has(failure.networkCode ?? '') && !isCertificateError(failure.networkCode);
+	return !neverOpened(failure.networkCode) && !isCertificateError(failure.networkCode);
 }
 
 export function isRetryableStatus(status: number): boolean {
@@ -64,7 +62,7 @@ function isRetryable(kind: RequestKind, failure: FailedAttempt): boolean {
 	}
 	const code = failure.networkCode ?? '';
 	if (isCertificateError(code)) return false;
-	if (NOT_SENT_CODES.has(code)) return true;
+	if (neverOpened(code)) return true;
 	return kind === 'read' && (MAYBE_SENT_CODES.has(code) || code === '');
 }
 

@@ -155,7 +155,7 @@ interface Destroyable {
 	destroy?: (error?: Error) => unknown;
 }
 
-export const DEFAULT_SSE_IDLE_MS = 60_000;
+const DEFAULT_SSE_IDLE_MS = 60_000;
 
 export interface SseReadOptions {
 	node: INode;
@@ -277,7 +277,7 @@ export interface StreamAssembler<T = Record<string, unknown>> {
 }
 
 /** The `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
-export function isDoneSentinel(event: SseEvent): boolean {
+function isDoneSentinel(event: SseEvent): boolean {
 	return event.data.trim() === '[DONE]';
 }
 

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
- * Virtual time for the workflow tests about lags, windows, Retry-After, back-off and deadlines:
+ * Virtual time for the tests about lags, windows, Retry-After, back-off and deadlines:
  * the node, the gateway simulator and the harness run on one clock that moves only when the
  * test file's process has nothing else to do, so no test waits in real time for a pause, and
  * none depends on real time passing (or not passing) between two steps.
@@ -30,6 +30,7 @@
  * bench (which use the same simulator on the real clock).
  */
 import * as diagnostics from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { type Server, Socket } from 'node:net';
 import { setImmediate as realImmediate, setTimeout as realTimeout } from 'node:timers';
 import { TLSSocket } from 'node:tls';
@@ -45,7 +46,12 @@ type SocketState = { key?: string };
 const nextTurn = async () => await new Promise<void>((resolve) => realImmediate(resolve));
 const pause = async (ms: number) => await new Promise<void>((resolve) => realTimeout(resolve, ms));
 
-/** Whether the socket has received its peer's end of stream (or is gone). */
+/**
+ * Whether the socket has received its peer's end of stream (or is gone). `readableEnded` turns true
+ * only once the reader has consumed the end; Node's internal `_readableState.ended` says it arrived,
+ * also on a paused socket. If Node drops it, such a socket looks like one whose end is still on its
+ * way: virtual time stops and the test holding it times out.
+ */
 const ended = (socket: Socket) =>
 	socket.destroyed ||
 	socket.readableEnded ||
@@ -63,6 +69,11 @@ class Sockets {
 	private readonly channels: Array<[string, (message: unknown) => void]> = [
 		['net.client.socket', (message) => this.add((message as { socket: Socket }).socket)],
 		['net.server.socket', (message) => this.add((message as { socket: Socket }).socket)],
+		// A client socket that net.client.socket does not announce (an https request's on Node 20).
+		[
+			'http.client.request.start',
+			(message) => this.addWhenAssigned((message as { request: ClientRequest }).request),
+		],
 		// An https server's TLS socket (the raw one comes through net.server.socket).
 		['http.server.request.start', (message) => this.add((message as { socket: Socket }).socket)],
 	];
@@ -88,6 +99,11 @@ class Sockets {
 		});
 	}
 
+	private addWhenAssigned(request: ClientRequest): void {
+		if (request.socket) this.add(request.socket);
+		else request.once('socket', (socket: Socket) => this.add(socket));
+	}
+
 	private keyOf(socket: Socket): string | undefined {
 		const state = this.state.get(socket) ?? {};
 		if (!state.key && socket.localPort !== undefined && socket.remotePort !== undefined)
@@ -106,6 +122,9 @@ class Sockets {
 			const key = this.keyOf(socket);
 			if (!key) continue;
 			const tls = socket instanceof TLSSocket;
+			// No public flag says a TLS handshake is over (`getProtocol()` does not on the server side). If
+			// Node renames `_secureEstablished`, every TLS socket looks mid-handshake: virtual time stops
+			// while any https connection is open, and the https tests time out first.
 			if (tls && !(socket as unknown as { _secureEstablished?: boolean })._secureEstablished)
 				return 'a TLS handshake';
 			if (socket.writableLength > 0) return `${socket.writableLength} bytes waiting to be written`;
@@ -139,7 +158,13 @@ class Sockets {
 	}
 }
 
-/** Ports this process listens on (the simulator's, the waiting-webhook route's...). */
+/**
+ * Ports this process listens on (the simulator's, the waiting-webhook route's...), to tell a
+ * connection its server has not accepted yet. Node lists no servers publicly, hence its internal
+ * `_getActiveHandles`. If Node removes it, the driver throws at the first connection waiting to be
+ * accepted and virtual time stops; if its handles change shape, ports go missing and virtual time
+ * may jump while a connection waits, so a request timeout fires early.
+ */
 function listeningPorts(): Set<number> {
 	const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
 	const ports = new Set<number>();

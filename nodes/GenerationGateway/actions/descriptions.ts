@@ -5,7 +5,7 @@ import { formSetting, refusal } from '../../shared/validation';
 import { readJsonParameter } from './jsonParameter';
 
 /** displayOptions that scope a field to one resource and operation. */
-export function showFor(resource: GatewayResource, operation: string | string[]) {
+function showFor(resource: GatewayResource, operation: string | string[]) {
 	return { show: { resource: [resource], operation: Array.isArray(operation) ? operation : [operation] } };
 }
 
@@ -100,7 +100,7 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
-export interface RequestSettings {
+interface RequestSettings {
 	maxConcurrency: number;
 	timeoutMs: number;
 }

@@ -6,14 +6,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * kept per node run: a failed run's error names every task, so nothing paid for is lost.
  */
 
-export interface CreatedTask {
+interface CreatedTask {
 	itemIndex: number;
 	taskId: string;
 	/** A batch wait counts the task's deadline from here. */
 	createdAt: number;
 }
 
-export interface CompletedTask {
+interface CompletedTask {
 	itemIndex: number;
 	taskId: string;
 	record: IDataObject;
@@ -49,7 +49,7 @@ export function createdTasks(ctx: IExecuteFunctions): CreatedTask[] {
 	return [...(tasksByRun.get(ctx)?.created ?? [])].sort(byItem);
 }
 
-export function completedTasks(ctx: IExecuteFunctions): CompletedTask[] {
+function completedTasks(ctx: IExecuteFunctions): CompletedTask[] {
 	return [...(tasksByRun.get(ctx)?.completed ?? [])].sort(byItem);
 }
 
@@ -59,7 +59,7 @@ const RECORDS_IN_TEXT = 20;
 const listed = (tasks: Array<{ taskId: string; itemIndex: number }>) =>
 	tasks.map((task) => `${task.taskId} (item ${task.itemIndex})`).join(', ');
 
-export function createdTasksAdvice(tasks: CreatedTask[], completed: CompletedTask[] = []): string {
+function createdTasksAdvice(tasks: CreatedTask[], completed: CompletedTask[] = []): string {
 	const done = new Set(completed.map((task) => task.taskId));
 	const running = tasks.filter((task) => !done.has(task.taskId));
 	const parts: string[] = [];

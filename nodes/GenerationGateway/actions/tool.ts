@@ -31,7 +31,7 @@ function gatewayUrl(json: IDataObject, property: string): string | undefined {
 	return typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
 }
 
-export function toolItem(
+function toolItem(
 	item: INodeExecutionData,
 	sizes: Record<string, number | undefined> = {},
 ): INodeExecutionData {

@@ -64,7 +64,7 @@ export interface RunInfo {
 /** One item's result: its output items, or the error that stands for it. */
 export type ItemResult = { output: INodeExecutionData[] } | { error: Error };
 
-export interface OperationEntry {
+interface OperationEntry {
 	value: string;
 	name: string;
 	action: string;

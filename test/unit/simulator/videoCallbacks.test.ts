@@ -1,93 +1,136 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
-/** The simulator's video callbacks: every status change in order; a delivery answered 5xx is tried again, a 2xx or 4xx ends it. */
+/**
+ * The simulator's video callbacks: every status change in order; a delivery answered 5xx is tried
+ * again, a 2xx or 4xx ends it. On virtual time (test/harness/virtual-time.ts): the task clock, the
+ * delivery timer and the pauses between attempts are timers of that clock, so each delivery's
+ * `sentAt` is exact and the assertions are orders, counts and schedules on it.
+ */
+import { until } from '../../harness/until';
+import { useVirtualTime } from '../../harness/virtual-time';
 import { startSimulator } from '../../simulator';
 import { startHttpsReceiver } from '../../simulator/video/https';
-import { videoTasks } from '../../simulator/video/tasks';
+import {
+	type CallbackDelivery,
+	type SecondCallbacks,
+	type SimTask,
+	videoTasks,
+} from '../../simulator/video/tasks';
 
-it('retries a callback answered 5xx up to 3 attempts, and stops at a 2xx or a 4xx', async () => {
+useVirtualTime();
+
+const sleep = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+type Tasks = ReturnType<typeof videoTasks>;
+type Answer = { status: number; headers?: Record<string, string> };
+
+/** When each of the task's deliveries was sent, in ms after its creation. */
+const sentAfter = (tasks: Tasks, task: SimTask) =>
+	tasks.deliveries.filter((d) => d.id === task.id).map((d) => d.sentAt! - task.createdAt);
+
+/** The simulator's video tasks and an https receiver answering each callback by its status; all stopped after `body`. */
+async function withReceiver(
+	answer: (status: string) => Answer,
+	body: (tasks: Tasks, url: string) => Promise<void>,
+) {
 	const sim = await startSimulator();
-	const final = [503, 500, 503];
-	const receiver = await startHttpsReceiver(async (request) => {
-		const status = String((request.body as { status: string }).status);
-		return { status: status === 'completed' ? final.shift()! : 409 };
-	});
+	const receiver = await startHttpsReceiver(async (request) =>
+		answer(String((request.body as { status: string }).status)),
+	);
+	const tasks = videoTasks(sim);
 	try {
-		const tasks = videoTasks(sim);
-		tasks.callbackRetryDelayMs = 10;
-		const task = tasks.create({ model: 'vidA-2.5', prompt: 'retry [after:150]', callback_url: receiver.url });
-		const until = Date.now() + 5000;
-		const done = () => tasks.deliveries.filter((d) => d.id === task.id && d.status === 'completed').length;
-		while (done() < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-		const mine = tasks.deliveries.filter((d) => d.id === task.id);
-		// Every status change, in order, even when the 20 ms timer saw two at once; a 4xx is not retried.
-		expect(mine.map((d) => [d.status, d.httpStatus, d.attempt])).toEqual([
-			['pending', 409, 1],
-			['queue', 409, 1],
-			['in_progress', 409, 1],
-			['completed', 503, 1],
-			['completed', 500, 2],
-			['completed', 503, 3],
-		]);
+		await body(tasks, receiver.url);
 	} finally {
-		videoTasks(sim).stopTimer();
+		tasks.stop();
 		await receiver.stop();
 		await sim.stop();
 	}
+}
+
+it('retries a callback answered 5xx up to 3 attempts, and stops at a 2xx or a 4xx', async () => {
+	const final = [503, 500, 503];
+	await withReceiver(
+		(status) => ({ status: status === 'completed' ? final.shift()! : 409 }),
+		async (tasks, url) => {
+			tasks.callbackRetryDelayMs = 10;
+			const task = tasks.create({ model: 'vidA-2.5', prompt: 'retry [after:150]', callback_url: url });
+			const finals = () => tasks.deliveries.filter((d) => d.id === task.id && d.status === 'completed');
+			await until(() => finals().length === 3 && !task.delivering, 'three final deliveries');
+			// Every status change, in order; a 4xx is not retried.
+			expect(tasks.deliveries.map((d) => [d.status, d.httpStatus, d.attempt])).toEqual([
+				['pending', 409, 1],
+				['queue', 409, 1],
+				['in_progress', 409, 1],
+				['completed', 503, 1],
+				['completed', 500, 2],
+				['completed', 503, 3],
+			]);
+			// On the 20 ms delivery timer as each status begins (queue at 30, running at 60, done at 150), retries 10 ms apart.
+			expect(sentAfter(tasks, task)).toEqual([20, 40, 60, 160, 170, 180]);
+			await sleep(60_000);
+			expect(finals()).toHaveLength(3);
+		},
+	);
+});
+
+it('delivers every status change in order even when the timer sees two at once', async () => {
+	await withReceiver(
+		() => ({ status: 200 }),
+		async (tasks, url) => {
+			// Queued and running both begin within one 20 ms tick.
+			tasks.timing = { queueAfterMs: 25, runAfterMs: 35, doneAfterMs: 300 };
+			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:50]', callback_url: url });
+			await until(() => task.notified === 'completed' && !task.delivering, 'the final delivery');
+			expect(tasks.deliveries.map((d) => d.status)).toEqual(['pending', 'queue', 'in_progress', 'completed']);
+			expect(sentAfter(tasks, task)).toEqual([20, 40, 40, 60]);
+		},
+	);
 });
 
 describe('read lag and second callbacks (fault switches of the video tasks)', () => {
-	/** A task ending at once whose final callback the receiver answers with `final` (its headers too). */
-	async function run(
-		configure: (tasks: ReturnType<typeof videoTasks>) => void,
-		final: { status: number; headers?: Record<string, string> },
-		finalDeliveries: number,
-	) {
-		const sim = await startSimulator();
-		const receiver = await startHttpsReceiver(async (request) =>
-			String((request.body as { status: string }).status) === 'completed' ? final : { status: 200 },
+	/**
+	 * The final deliveries of a task ending at once whose final callback is answered with `final`,
+	 * once they are over and a virtual minute passed with nothing more sent; when each was sent, in
+	 * ms after the first.
+	 */
+	async function finalDeliveries(second: SecondCallbacks, final: Answer) {
+		let result: { finals: CallbackDelivery[]; sentAfter: number[] } | undefined;
+		await withReceiver(
+			(status) => (status === 'completed' ? final : { status: 200 }),
+			async (tasks, url) => {
+				tasks.secondCallbacks = second;
+				const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:50]', callback_url: url });
+				const finals = () => tasks.deliveries.filter((d) => d.status === 'completed');
+				await until(() => finals().length > 0 && !task.delivering, 'the final deliveries to end');
+				const count = finals().length;
+				await sleep(60_000);
+				expect(finals()).toHaveLength(count);
+				result = { finals: finals(), sentAfter: finals().map((d) => d.sentAt! - finals()[0].sentAt!) };
+			},
 		);
-		const tasks = videoTasks(sim);
-		configure(tasks);
-		try {
-			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:50]', callback_url: receiver.url });
-			const finals = () => tasks.deliveries.filter((d) => d.id === task.id && d.status === 'completed');
-			const until = Date.now() + 5000;
-			while (finals().length < finalDeliveries && Date.now() < until)
-				await new Promise((r) => setTimeout(r, 10));
-			// Nothing more comes.
-			await new Promise((r) => setTimeout(r, 300));
-			return { task, tasks, finals: finals(), sim };
-		} finally {
-			tasks.stop();
-			await receiver.stop();
-			await sim.stop();
-		}
+		return result!;
 	}
 
 	it('readLagMs: reads answer the status before the final one until that long after the final callback was sent', async () => {
-		const sim = await startSimulator();
-		const receiver = await startHttpsReceiver(async () => ({ status: 200 }));
-		const tasks = videoTasks(sim);
-		// Long enough that a loaded machine still reads within it.
-		tasks.readLagMs = 3_000;
-		try {
-			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:150]', callback_url: receiver.url });
-			const until = Date.now() + 5000;
-			while (task.finalSentAt === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-			expect(tasks.status(task)).toBe('completed');
-			expect(tasks.readRecord(task).status).toBe('in_progress');
-			expect(tasks.finalReadableAt(task)).toBe(task.finalSentAt! + 3_000);
-			while (Date.now() < task.finalSentAt! + 3_000) await new Promise((r) => setTimeout(r, 20));
-			expect(tasks.readRecord(task)).toMatchObject({ status: 'completed', data: { format: 'mp4' } });
-			expect(tasks.reads.filter((r) => r.id === task.id).map((r) => [r.status, r.stale])).toEqual([
-				['in_progress', true],
-				['completed', false],
-			]);
-		} finally {
-			tasks.stop();
-			await receiver.stop();
-			await sim.stop();
-		}
+		await withReceiver(
+			() => ({ status: 200 }),
+			async (tasks, url) => {
+				tasks.readLagMs = 3_000;
+				const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:150]', callback_url: url });
+				await until(() => task.finalSentAt !== undefined, 'the final callback');
+				expect(tasks.status(task)).toBe('completed');
+				expect(tasks.readRecord(task).status).toBe('in_progress');
+				expect(tasks.finalReadableAt(task)).toBe(task.finalSentAt! + 3_000);
+				await sleep(task.finalSentAt! + 3_000 - 1 - Date.now());
+				expect(tasks.readRecord(task).status).toBe('in_progress');
+				await sleep(1);
+				expect(tasks.readRecord(task)).toMatchObject({ status: 'completed', data: { format: 'mp4' } });
+				expect(tasks.reads.map((r) => [r.status, r.stale])).toEqual([
+					['in_progress', true],
+					['in_progress', true],
+					['completed', false],
+				]);
+			},
+		);
 	});
 
 	it('readLagMs without callbacks counts from the moment the task ended', async () => {
@@ -110,53 +153,50 @@ describe('read lag and second callbacks (fault switches of the video tasks)', ()
 	});
 
 	it('second callbacks off: a final callback answered 503 is not sent again', async () => {
-		const { finals } = await run((t) => (t.secondCallbacks = { kind: 'off' }), { status: 503 }, 1);
+		const { finals } = await finalDeliveries({ kind: 'off' }, { status: 503 });
 		expect(finals.map((d) => [d.httpStatus, d.attempt])).toEqual([[503, 1]]);
 	});
 
 	it('second callbacks at fixed pauses (0.1 s, 0.2 s) ignore Retry-After', async () => {
-		const { finals } = await run(
-			(t) => (t.secondCallbacks = { kind: 'fixed', pausesMs: [100, 200] }),
+		const { finals, sentAfter } = await finalDeliveries(
+			{ kind: 'fixed', pausesMs: [100, 200] },
 			{ status: 503, headers: { 'Retry-After': '30' } },
-			3,
 		);
 		expect(finals.map((d) => [d.httpStatus, d.attempt, d.retryAfter])).toEqual([
 			[503, 1, '30'],
 			[503, 2, '30'],
 			[503, 3, '30'],
 		]);
-		expect(finals[1].sentAt! - finals[0].sentAt!).toBeGreaterThanOrEqual(100);
-		expect(finals[2].sentAt! - finals[1].sentAt!).toBeGreaterThanOrEqual(200);
+		expect(sentAfter).toEqual([0, 100, 300]);
 	});
 
 	it('second callbacks honouring Retry-After wait what the answer asks, up to the attempts', async () => {
-		const { finals } = await run(
-			(t) => (t.secondCallbacks = { kind: 'retry-after', attempts: 2 }),
+		const { finals, sentAfter } = await finalDeliveries(
+			{ kind: 'retry-after', attempts: 2 },
 			{ status: 503, headers: { 'Retry-After': '0.3' } },
-			2,
 		);
 		expect(finals.map((d) => [d.httpStatus, d.attempt])).toEqual([
 			[503, 1],
 			[503, 2],
 		]);
-		expect(finals[1].sentAt! - finals[0].sentAt!).toBeGreaterThanOrEqual(300);
+		expect(sentAfter).toEqual([0, 300]);
 	});
 
 	it('a pause for a second callback ends when the simulator stops (no timer left)', async () => {
-		const sim = await startSimulator();
-		const receiver = await startHttpsReceiver(async () => ({
-			status: 503,
-			headers: { 'Retry-After': '30' },
-		}));
-		const tasks = videoTasks(sim);
-		tasks.secondCallbacks = { kind: 'retry-after', attempts: 3 };
-		const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:0]', callback_url: receiver.url });
-		const until = Date.now() + 5000;
-		while (!tasks.deliveries.some((d) => d.id === task.id) && Date.now() < until)
-			await new Promise((r) => setTimeout(r, 10));
-		tasks.stop();
-		await receiver.stop();
-		await sim.stop();
-		expect(tasks.deliveries.filter((d) => d.id === task.id)).toHaveLength(1);
+		await withReceiver(
+			() => ({ status: 503, headers: { 'Retry-After': '30' } }),
+			async (tasks, url) => {
+				tasks.secondCallbacks = { kind: 'retry-after', attempts: 3 };
+				const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:0]', callback_url: url });
+				await until(() => tasks.deliveries.length > 0, 'the first delivery');
+				const firstSentAt = tasks.deliveries[0].sentAt!;
+				tasks.stop();
+				await until(() => !task.delivering, 'the deliveries to end');
+				expect(tasks.deliveries).toHaveLength(1);
+				// Ended by the stop, not by the 30 s pause running out, and no timer of the simulator is left.
+				expect(Date.now() - firstSentAt).toBeLessThan(30_000);
+				expect(jest.getTimerCount()).toBe(0);
+			},
+		);
 	});
 });

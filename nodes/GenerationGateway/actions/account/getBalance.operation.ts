@@ -4,7 +4,7 @@ import { gatewayRequest } from '../../../shared/transport';
 import { readRequestSettings } from '../descriptions';
 import type { OperationModule } from '../types';
 
-export const PATH = '/v1/user/balance';
+const PATH = '/v1/user/balance';
 
 /** The interface asks for an empty body with `Content-Type: none`; n8n sends no body on a GET. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -27,7 +27,7 @@ export function turnParts(text: string, files: IDataObject[]): IDataObject[] {
 	return [...(text || !files.length ? [{ text }] : []), ...files];
 }
 
-export interface CachedContentForm {
+interface CachedContentForm {
 	model: string;
 	contents: unknown;
 	systemInstruction?: string;

@@ -12,7 +12,7 @@ import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
-export const PATH = '/v1beta/cachedContents';
+const PATH = '/v1beta/cachedContents';
 
 /** The expire time as RFC 3339 UTC; text that is not a date is sent as typed for the schema to refuse. */
 function readExpireTime(ctx: IExecuteFunctions, itemIndex: number): string {

@@ -62,7 +62,7 @@ const IMAGEGEN_PARAMETERS: readonly ImageModelParameter[] = [
 	'partial_images',
 ];
 
-export const IMAGEGEN_FREE_SIZE: FreeSizeRule = {
+const IMAGEGEN_FREE_SIZE: FreeSizeRule = {
 	multipleOf: 16,
 	maxRatio: 3,
 	maxLongSide: 3840,

@@ -4,7 +4,7 @@ import { imageCatalog } from './catalog';
 
 /** displayOptions of the image form, computed from the catalog (see Catalog.displayFor). */
 
-export type Predicate = (model: ImageModel) => boolean;
+type Predicate = (model: ImageModel) => boolean;
 
 export const forModels = (predicate: Predicate, options?: DisplayForOptions) =>
 	imageCatalog.displayFor(predicate, options);

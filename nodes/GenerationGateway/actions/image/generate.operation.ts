@@ -32,7 +32,7 @@ import {
 
 /** Images A, B and C; the answer is read as a stream: JSON image by image (result.ts), SSE folded (stream.ts). */
 
-export const PATH = '/v1/images/generations';
+const PATH = '/v1/images/generations';
 
 const IMAGE_FORM = {
 	properties: generateFields,

@@ -12,7 +12,7 @@ import { refusal } from '../../../shared/validation';
 
 const FALLBACK_MEDIA: MediaType = { mimeType: 'application/octet-stream', extension: 'bin' };
 
-export function imageMediaType(bytes: Uint8Array, format?: unknown): MediaType {
+function imageMediaType(bytes: Uint8Array, format?: unknown): MediaType {
 	const declared = typeof format === 'string' ? MEDIA_BY_FORMAT[format.toLowerCase()] : undefined;
 	return declared ?? sniffMediaType(bytes) ?? FALLBACK_MEDIA;
 }
@@ -115,7 +115,7 @@ export async function downloadImage(
 	return binary;
 }
 
-export function formatFromContentType(contentType?: string): string | undefined {
+function formatFromContentType(contentType?: string): string | undefined {
 	if (!contentType?.startsWith('image/')) return undefined;
 	const format = contentType.slice('image/'.length);
 	return MEDIA_BY_FORMAT[format] ? format : undefined;

@@ -211,13 +211,13 @@ export interface IncomingImage {
 	bytes: AsyncIterable<Buffer>;
 }
 
-export interface ParsedImageResult<T> {
+interface ParsedImageResult<T> {
 	json: Record<string, unknown>;
 	/** By marker number; undefined for an empty value. */
 	images: Array<T | undefined>;
 }
 
-export interface ImageResultOptions {
+interface ImageResultOptions {
 	itemIndex?: number;
 	timeoutMs?: number;
 	contentLength?: number;

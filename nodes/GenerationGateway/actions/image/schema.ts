@@ -61,12 +61,12 @@ const intRange = (min: number, max: number) =>
 		.max(max, `must be between ${min} and ${max}`);
 
 /** "1536x1024" -> [1536, 1024]; undefined for "auto" or anything else. */
-export function parseSize(size: string): [number, number] | undefined {
+function parseSize(size: string): [number, number] | undefined {
 	const match = /^([1-9][0-9]*)x([1-9][0-9]*)$/.exec(size);
 	return match ? [Number(match[1]), Number(match[2])] : undefined;
 }
 
-export function freeSizeProblems(size: string, rule: FreeSizeRule): string[] {
+function freeSizeProblems(size: string, rule: FreeSizeRule): string[] {
 	if (size === 'auto') return [];
 	const dims = parseSize(size);
 	if (!dims) return [SIZE_PATTERN_TEXT];
@@ -84,7 +84,7 @@ export function freeSizeProblems(size: string, rule: FreeSizeRule): string[] {
 	return problems;
 }
 
-export function variantCSizeProblems(size: string): string[] {
+function variantCSizeProblems(size: string): string[] {
 	if (!SIZE_PATTERN.test(size)) return [SIZE_PATTERN_TEXT];
 	const dims = parseSize(size);
 	if (!dims) return [];

@@ -15,13 +15,13 @@ import type { SseFailure, StreamAssembler, StreamOutcome } from '../../../shared
  * ending before every final image arrived is refused: a partial picture is not a result.
  */
 
-export interface StreamedImage {
+interface StreamedImage {
 	bytes: Buffer;
 	/** The event without its Base64 payload. */
 	meta: IDataObject;
 }
 
-export interface StreamedImageResult {
+interface StreamedImageResult {
 	finals: StreamedImage[];
 	partials: StreamedImage[];
 }

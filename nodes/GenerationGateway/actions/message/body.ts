@@ -36,9 +36,9 @@ export interface MessageForm {
 	inferenceGeo?: string;
 }
 
-export const MESSAGE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
-export const MESSAGE_DOCUMENT_TYPES = ['application/pdf'] as const;
-export const messageAcceptsFile = (mimeType: string): boolean =>
+const MESSAGE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+const MESSAGE_DOCUMENT_TYPES = ['application/pdf'] as const;
+const messageAcceptsFile = (mimeType: string): boolean =>
 	(MESSAGE_IMAGE_TYPES as readonly string[]).includes(mimeType) ||
 	(MESSAGE_DOCUMENT_TYPES as readonly string[]).includes(mimeType);
 export const MESSAGE_FILE = {

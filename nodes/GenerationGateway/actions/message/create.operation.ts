@@ -15,7 +15,7 @@ import type { OperationModule } from '../types';
 import { createFields } from './fields';
 import { readJsonParameter, splitList } from '../jsonParameter';
 
-export const PATH = '/v1/messages';
+const PATH = '/v1/messages';
 
 const unset = (value: unknown) => (value === 'default' || value === '' ? undefined : value);
 

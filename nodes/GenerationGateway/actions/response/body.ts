@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { RESPONSE_WIRE as W } from './wireNames';
 
-export interface BinaryInput {
+interface BinaryInput {
 	mimeType: string;
 	fileName?: string;
 	base64: string;

@@ -15,7 +15,7 @@ import { runsAsTool } from '../tool';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
-export const PATH = '/v1/responses';
+const PATH = '/v1/responses';
 
 /** Form option -> wire member (top level, or inside `reasoning`). */
 const OPTION_WIRE: Record<string, string> = {

@@ -14,7 +14,7 @@ const isObject = (value: unknown): value is Json =>
 const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 const SNAPSHOT = new Set(['response.created', 'response.in_progress', 'response.queued']);
 
-export function outputTextOf(output: unknown): string {
+function outputTextOf(output: unknown): string {
 	if (!Array.isArray(output)) return '';
 	return (output as Json[])
 		.filter((item) => item?.type === 'message' && Array.isArray(item.content))
@@ -170,7 +170,7 @@ export class ResponseStreamAssembler implements StreamAssembler {
 	}
 }
 
-export const UNSUCCESSFUL_STATUSES = ['failed', 'incomplete', 'cancelled'];
+const UNSUCCESSFUL_STATUSES = ['failed', 'incomplete', 'cancelled'];
 
 /** Undefined for a success, or one still running in the background. */
 export function responseProblem(response: Json): string | undefined {

@@ -8,7 +8,7 @@ const u32le = (bytes: Uint8Array, offset: number): number =>
 
 const u16le = (bytes: Uint8Array, offset: number): number => bytes[offset] | (bytes[offset + 1] << 8);
 
-export interface WavInfo {
+interface WavInfo {
 	channels: number;
 	sampleRate: number;
 	bitsPerSample: number;

@@ -3,7 +3,7 @@ import { defineCatalog } from '../../../shared/catalog';
 
 /** What POST /v1/audio/speech accepts, as data: the form, the schema and the output read it. */
 
-export interface SpeechModel extends CatalogModel {
+interface SpeechModel extends CatalogModel {
 	family: 'audioF';
 	voiceSuffix: string;
 	/** The interface lists no voice names: this is the one the examples use. */

@@ -136,13 +136,13 @@ function effectivePath(body: IDataObject, name: string): string[] {
 	return body[name] !== undefined ? [name] : [SPEECH_EXTRA_BODY, name];
 }
 
-export function effectiveExtensionMember(body: IDataObject, name: string): unknown {
+function effectiveExtensionMember(body: IDataObject, name: string): unknown {
 	if (body[name] !== undefined) return body[name];
 	const extra = body[SPEECH_EXTRA_BODY];
 	return isObject(extra) ? extra[name] : undefined;
 }
 
-export interface SpeechOutput {
+interface SpeechOutput {
 	format: SpeechFormat;
 	info: SpeechFormatInfo;
 	sampleRate?: number;

@@ -8,8 +8,8 @@ import { assembleStream } from '../../../shared/sse';
  * would corrupt the file.
  */
 
-export const SPEECH_DELTA_EVENT = 'speech.audio.delta';
-export const SPEECH_DONE_EVENT = 'speech.audio.done';
+const SPEECH_DELTA_EVENT = 'speech.audio.delta';
+const SPEECH_DONE_EVENT = 'speech.audio.done';
 
 export interface SpeechUsage {
 	input_tokens: number;
@@ -17,7 +17,7 @@ export interface SpeechUsage {
 	total_tokens: number;
 }
 
-export interface SpeechAudio {
+interface SpeechAudio {
 	audio: Buffer;
 	usage: SpeechUsage;
 	deltas: number;
@@ -100,7 +100,7 @@ export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
 	}
 }
 
-export const SPEECH_STREAM_FAILED = 'The speech stream failed';
+const SPEECH_STREAM_FAILED = 'The speech stream failed';
 
 export async function readSpeechStream(
 	body: AsyncIterable<Uint8Array | string>,

@@ -18,7 +18,7 @@ import { synthesizeFields } from './fields';
 
 /** One item -> one audio file; in `sse` mode the pieces are joined into the bytes `audio` mode returns. */
 
-export const PATH = '/v1/audio/speech';
+const PATH = '/v1/audio/speech';
 
 /** Read through the shared mechanism although every field fits every model today. */
 const SPEECH_FORM = { properties: synthesizeFields, catalog: speechCatalog };
