@@ -1,7 +1,8 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -36,14 +37,17 @@ export class GenerationGatewayBearerApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.token}}',
-			},
-		},
-	};
+	// A function, not an expression template: the package reads video tasks after its execution
+	// has put itself to wait, when n8n no longer evaluates expressions for that execution.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token ?? '')}` },
+		};
+	}
 
 	// The balance read spends no credit and answers 401 to a bad token.
 	test: ICredentialTestRequest = {

@@ -49,6 +49,8 @@ export interface Watch {
 	deliver(records: IDataObject[]): Promise<DeliveryVerdict>;
 	/** Told of each final record the watch read itself. */
 	onFinal?(record: IDataObject): void;
+	/** Where the watch says what it did: its first failed read, and each post with n8n's answer. */
+	log?(level: 'info' | 'warn', message: string): void;
 }
 
 /** How a watch ended: the process saw the news arrive, the watch delivered it, or its deadline passed. */
@@ -76,6 +78,16 @@ export async function watchTasks(
 	slots: WatchSlots = processSlots,
 ): Promise<WatchEnd> {
 	const finals = new Map<string, IDataObject>();
+	let readFailed = false;
+	const failedRead = (taskId: string) => (error: unknown) => {
+		if (!readFailed)
+			watch.log?.(
+				'warn',
+				`could not read video task ${taskId} (read again in 30 s): ${(error as Error).message}`,
+			);
+		readFailed = true;
+		return undefined;
+	};
 	const pause = async (ms: number): Promise<boolean> => {
 		if (clock.now() + ms > watch.until) return false;
 		await clock.sleep(ms);
@@ -88,7 +100,7 @@ export async function watchTasks(
 			if (finals.has(taskId)) continue;
 			const known = watch.known(taskId);
 			const record =
-				known ?? (await slots.reads(async () => await watch.read(taskId)).catch(() => undefined));
+				known ?? (await slots.reads(async () => await watch.read(taskId)).catch(failedRead(taskId)));
 			if (!record || !isTerminalStatus(record.status)) continue;
 			finals.set(taskId, record);
 			if (!known) watch.onFinal?.(record);
@@ -123,11 +135,7 @@ export interface PostAnswer {
  * Posts a task's record to a callback address of this n8n, as the gateway's
  * callback would: no credential, nothing but the gateway's own record.
  */
-export async function postNews(
-	ctx: { helpers: { httpRequest: IExecuteFunctions['helpers']['httpRequest'] } },
-	url: string,
-	record: IDataObject,
-): Promise<PostAnswer> {
+async function postNews(ctx: IExecuteFunctions, url: string, record: IDataObject): Promise<PostAnswer> {
 	try {
 		const response = (await ctx.helpers.httpRequest({
 			method: 'POST',
@@ -148,4 +156,25 @@ export async function postNews(
 /** n8n busy (no answer, 429, 5xx): again later; any other answer is n8n's last word on this news. */
 export function deliveryVerdict(answer: PostAnswer): DeliveryVerdict {
 	return answer.status === 0 || answer.status === 429 || answer.status >= 500 ? 'again' : 'done';
+}
+
+/** Posts a task's news to a callback address, writes what n8n answered to n8n's log, and judges it. */
+export async function postToN8n(
+	ctx: IExecuteFunctions,
+	url: string,
+	record: IDataObject,
+	judge: (answer: PostAnswer) => DeliveryVerdict = deliveryVerdict,
+): Promise<DeliveryVerdict> {
+	const answer = await postNews(ctx, url, record);
+	const verdict = judge(answer);
+	const said = answer.status ? `HTTP ${answer.status}` : 'no answer';
+	ctx.logger.info(
+		`Generation Gateway: video task ${String(record.id)} is ${String(record.status)} and its callback did not come through here: posted it to ${url.replace(/\?.*$/, '')} (${said}${verdict === 'again' ? ', to be posted again' : ''})`,
+	);
+	return verdict;
+}
+
+/** The watch's own lines in n8n's log. */
+export function watchLog(ctx: IExecuteFunctions): Watch['log'] {
+	return (level, message) => ctx.logger[level](`Generation Gateway: ${message}`);
 }

@@ -4,7 +4,7 @@ import { startedDeliveries } from '../../../shared/deliveries';
 import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
 import { systemClock } from '../../../shared/time';
 import { isTriggerAddress } from '../../../shared/videoTask';
-import { deliveryVerdict, postNews, startWatch } from '../../../shared/watch';
+import { postToN8n, startWatch, watchLog } from '../../../shared/watch';
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { OperationModule } from '../types';
 import { generationFields } from './fields';
@@ -39,7 +39,8 @@ function watchForTrigger(
 		known: () => undefined,
 		delivered: () => startedDeliveries.startedFor(taskId),
 		read: async (id) => (await getTask(ctx, itemIndex, id, systemClock, 1)).record,
-		deliver: async ([record]) => deliveryVerdict(await postNews(ctx, triggerUrl, record)),
+		deliver: async ([record]) => await postToN8n(ctx, triggerUrl, record),
+		log: watchLog(ctx),
 	});
 }
 

@@ -5,7 +5,7 @@ import { gatewayFailureOf } from '../../../../shared/errors';
 import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { systemClock } from '../../../../shared/time';
 import type { DeliveryVerdict, PostAnswer } from '../../../../shared/watch';
-import { deliveryVerdict, postNews, startWatch } from '../../../../shared/watch';
+import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../shared/watch';
 import { isTerminalStatus } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
 import { addHints, customDataFullHint } from '../../hints';
@@ -191,6 +191,7 @@ function watchWait(
 		delivered: () => claimHolds(memory, systemClock.now()),
 		read: async (taskId) => (await getTask(ctx, state.slots.indexOf(taskId), taskId, systemClock, 1)).record,
 		onFinal: (record) => rememberFinals(memory, [record]),
-		deliver: async (records) => resumeVerdict(await postNews(ctx, resumeUrl, records[records.length - 1])),
+		deliver: async (records) => await postToN8n(ctx, resumeUrl, records[records.length - 1], resumeVerdict),
+		log: watchLog(ctx),
 	});
 }
