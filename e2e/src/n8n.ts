@@ -181,6 +181,8 @@ export class N8n {
 			N8N_PROTOCOL: 'https',
 			N8N_SSL_KEY: this.options.cert.key,
 			N8N_SSL_CERT: this.options.cert.cert,
+			// n8n trusts its own certificate, as a public one is trusted: the package posts to its own URLs.
+			NODE_EXTRA_CA_CERTS: this.options.cert.cert,
 			WEBHOOK_URL: `https://127.0.0.1:${this.port}/`,
 			N8N_EDITOR_BASE_URL: `https://127.0.0.1:${this.port}/`,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),

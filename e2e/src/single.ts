@@ -1,8 +1,9 @@
 /**
  * The single part, also run by the compat part on each older n8n: every example workflow, Create
- * and Wait by callback with 3 items finishing together, and a callback wait whose Wait Timeout
- * passes first.
+ * and Wait by callback with 3 items finishing together, final callbacks that do not get through
+ * (lostCallbacks.ts), and a callback wait whose Wait Timeout passes first.
  */
+import { runLostCallbacks } from './lostCallbacks';
 import { exampleFiles, runCallbackTimeout, runCallbackWait, runExample, type Context } from './workflows';
 
 /** `title` opens each section of the output ("single instance", "n8n 2.0.3"). */
@@ -24,6 +25,14 @@ export async function runSingle(ctx: Context, title: string): Promise<void> {
 			await runCallbackWait(ctx, 3);
 		} catch (error) {
 			checks.broke(`${label}: callback wait`, error);
+		}
+	});
+	checks.begin(`${title}: final callbacks that do not get through (lost, refused 503)`);
+	await checks.timed(`${label}: lost callbacks`, async () => {
+		try {
+			await runLostCallbacks(ctx);
+		} catch (error) {
+			checks.broke(`${label}: lost callbacks`, error);
 		}
 	});
 	checks.begin(`${title}: Create and Wait by callback whose Wait Timeout passes first`);

@@ -18,7 +18,7 @@ import { outputOf, repoRoot } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
 
 export const PACKAGE = 'n8n-nodes-generation-gateway';
-const TRIGGER_TYPE = `${PACKAGE}.generationGatewayTrigger`;
+export const TRIGGER_TYPE = `${PACKAGE}.generationGatewayTrigger`;
 
 export interface Workflow {
 	name: string;
@@ -344,7 +344,7 @@ export function callbackWorkflow(
 }
 
 /** Manual trigger -> one item per prompt -> Create and Wait by callback (download on), this Wait Timeout. */
-function callbackWaitOf(
+export function callbackWaitOf(
 	ids: Record<string, string>,
 	name: string,
 	prompts: string[],
