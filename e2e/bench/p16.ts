@@ -11,10 +11,13 @@
  *   → Report; the bench calls every resume URL once, all at once.
  * - `trigger`: Generation Gateway Trigger (Confirm on) → Report, active; `count` tasks end at once
  *   and the simulator calls the trigger's URL once for each.
+ * - `trigger-create`: the same trigger, its `count` tasks created by the package: Webhook → Video →
+ *   Create with the trigger's address as Callback URL, one execution per task.
  * - `webhook`: n8n's Webhook node → Report, active; the bench calls it `count` times at once.
  * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
  * Report posts the row's id (the bench's, or the task's in trigger rows) to the bench, which counts
- * the videos that reached a workflow, the ones that reached it twice, and when they arrived. A probe calls n8n's REST API meanwhile.
+ * the videos that reached a workflow, the ones that reached it twice, when they arrived, and the
+ * gateway reads of the row's tasks (from their create on). A probe calls n8n's REST API meanwhile.
  * Results: e2e-output/p16.md and p16.json. GG_P16_QUEUE=1 or 2 runs the rows in queue mode with
  * that many webhook processes (behind a balancer) instead; GG_P16_N8N_ENV ("NAME=value ...") gives
  * n8n's processes more settings; GG_P16_N8N_VERSION (a folder of e2e/n8n/) another n8n.
@@ -32,11 +35,11 @@ import { startN8n, type PackagedN8n, type PartInput } from '../src/start';
 import { PACKAGE, createAndWaitNode, holdTaskEnds, type Workflow } from '../src/workflows';
 import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
 
-type Way = 'wait' | 'wait-node' | 'trigger' | 'webhook';
-const WAYS: Way[] = ['wait', 'wait-node', 'trigger', 'webhook'];
+type Way = 'wait' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook';
+const WAYS: Way[] = ['wait', 'wait-node', 'trigger', 'trigger-create', 'webhook'];
 const CALLER_TIMEOUT_MS = 10_000;
 const TRIGGER_KEY = randomBytes(16).toString('hex');
-const DEFAULT_ROWS = 'wait-node:300 wait:300 webhook:300 trigger:300';
+const DEFAULT_ROWS = 'wait-node:300 wait:300 webhook:300 trigger:300 trigger-create:300';
 
 interface Row {
 	way: Way;
@@ -169,6 +172,7 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 				connections: chain('Start', 'Tell', 'Wait', 'Report'),
 			} as Workflow;
 		case 'trigger':
+		case 'trigger-create':
 			return {
 				name: `P16 ${path}`,
 				nodes: [
@@ -192,6 +196,32 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 				connections: chain('Start', 'Report'),
 			} as Workflow;
 	}
+}
+
+/** Webhook → Video → Create with the trigger's address as its callback: one task per execution. */
+function creatorOf(path: string, hookId: string, triggerUrl: string): Workflow {
+	return {
+		name: `P16 ${path} creator`,
+		nodes: [
+			webhookNode(path, hookId),
+			{
+				name: 'Create Video',
+				type: `${PACKAGE}.generationGateway`,
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: {
+					resource: 'video',
+					operation: 'create',
+					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+					prompt: '={{ $json.body.prompt }}',
+					duration: 5,
+					videoOptions: { callbackUrl: triggerUrl },
+				},
+				credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+			},
+		],
+		connections: chain('Start', 'Create Video'),
+	} as Workflow;
 }
 
 /** `count` calls of `url` at once, each given up after the caller's timeout: status (0: none) and time. */
@@ -242,6 +272,11 @@ interface Figures {
 	/** After the burst: when the workflows reached Report, and when the node's reads of the tasks arrived at the gateway. */
 	reachedP50: number;
 	reachedP99: number;
+	/** When the last video reached its workflow, after the burst. */
+	reachedLast: number;
+	/** Gateway reads of the row's tasks from their create on, and after the burst. */
+	reads: number;
+	readsAfterBurst: number;
 	readsP50: number;
 	readsP99: number;
 	api: Awaited<ReturnType<ReturnType<typeof probeApi>['stop']>>;
@@ -262,6 +297,14 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		activate: true,
 	});
 	const hook = (to: string) => route(`${n8n.url}/webhook/${to}`);
+	const triggerUrl = `${n8n.url}/webhook/${hookId}/video-task?secret=${TRIGGER_KEY}`;
+	const creator =
+		row.way === 'trigger-create'
+			? await started.importWorkflow(creatorOf(`${path}-create`, randomUUID(), triggerUrl), {
+					activate: true,
+				})
+			: undefined;
+	const startPath = row.way === 'trigger-create' ? `${path}-create` : path;
 	const deliveriesBefore = tasks.deliveries.length;
 	let requestsBefore = sim.requests.length;
 	let answers: Array<{ status: number; ms: number }> = [];
@@ -274,12 +317,13 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		const body = { id, prompt: `p16 ${id} [at:${held.endsAt}]` };
 		await waitUntil(
 			`the start of ${id}`,
-			async () => (await http(hook(path), { method: 'POST', body }).catch(() => undefined))?.status !== 404,
+			async () =>
+				(await http(hook(startPath), { method: 'POST', body }).catch(() => undefined))?.status !== 404,
 			60_000,
 		);
 	};
-	if (row.way === 'trigger' || row.way === 'webhook') {
-		const probe = row.way === 'trigger' ? `${n8n.url}/webhook/${hookId}/video-task` : hook(path);
+	if (row.way === 'trigger' || row.way === 'trigger-create' || row.way === 'webhook') {
+		const probe = row.way === 'webhook' ? hook(path) : `${n8n.url}/webhook/${hookId}/video-task`;
 		await waitUntil(
 			'the webhook registered',
 			async () => (await http(probe, { method: 'POST', body: {} }).catch(() => undefined))?.status !== 404,
@@ -296,8 +340,17 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 			10 * 60_000,
 		);
 	}
+	if (row.way === 'trigger-create') {
+		for (let i = 0; i < row.count; i += 10) await Promise.all(ids.slice(i, i + 10).map(start));
+		const byPrompt = () => [...tasks.tasks.values()].filter((task) => task.prompt.includes(`_${tag}_`));
+		await waitUntil('every task created', () => byPrompt().length >= row.count, 10 * 60_000);
+		for (const task of byPrompt()) {
+			const at = ids.indexOf(/p16 (\S+) /.exec(task.prompt)?.[1] ?? '');
+			if (at >= 0) ids[at] = task.id;
+		}
+	}
 	if (row.way === 'trigger') {
-		const url = `${n8n.url}/webhook/${hookId}/video-task?secret=${TRIGGER_KEY}`;
+		const url = triggerUrl;
 		for (const [i, id] of ids.entries()) {
 			const answer = await http(`${sim.url}/v1/videos`, {
 				method: 'POST',
@@ -310,7 +363,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	}
 	// The statuses a gateway sends while its tasks run (answered and ignored, or refused while an
 	// execution still runs) are delivered before the burst: only the final callbacks are measured.
-	if (row.way === 'wait' || row.way === 'trigger') {
+	if (row.way === 'wait' || row.way === 'trigger' || row.way === 'trigger-create') {
 		const rowTasks = [...tasks.tasks.values()].filter((task) => task.prompt.includes(`_${tag}_`));
 		await waitUntil(
 			'the running statuses delivered',
@@ -332,8 +385,8 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	const reachedCount = () => ids.filter((id) => collector.seen.has(id)).length;
 	const reachedAll = () => reachedCount() >= row.count;
-	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 3 * 60_000);
-	if (row.way === 'wait' || row.way === 'trigger') {
+	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 6 * 60_000);
+	if (row.way === 'wait' || row.way === 'trigger' || row.way === 'trigger-create') {
 		await waitUntil(
 			'the final callbacks answered',
 			() =>
@@ -354,6 +407,12 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		.slice(requestsBefore)
 		.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/'))
 		.map((r) => r.at - burst);
+	const rowTaskIds = new Set(
+		[...tasks.tasks.values()].filter((task) => task.prompt.includes(`_${tag}_`)).map((task) => task.id),
+	);
+	const rowReads = sim.requests.filter(
+		(r) => r.method === 'GET' && rowTaskIds.has(decodeURIComponent(r.path.slice('/v1/videos/'.length))),
+	);
 	const times = answers.map((a) => a.ms);
 	const byStatus = new Map<string, number>();
 	for (const a of answers)
@@ -369,12 +428,16 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		twice: ids.filter((id) => (collector.seen.get(id) ?? 0) > 1).length,
 		reachedP50: quantile(reachedAfter, 0.5),
 		reachedP99: quantile(reachedAfter, 0.99),
+		reachedLast: Math.max(0, ...reachedAfter),
+		reads: rowReads.length,
+		readsAfterBurst: rowReads.filter((r) => r.at >= burst).length,
 		readsP50: quantile(readsAfter, 0.5),
 		readsP99: quantile(readsAfter, 0.99),
 		api,
 	};
 	await drainCallbacks(sim, CALLER_TIMEOUT_MS);
 	await n8n.rest('POST', `/workflows/${created.id}/deactivate`).catch(() => undefined);
+	if (creator) await n8n.rest('POST', `/workflows/${creator.id}/deactivate`).catch(() => undefined);
 	return figures;
 }
 
@@ -382,11 +445,11 @@ function tableOf(title: string, rows: Figures[]): string {
 	return [
 		`### ${title}`,
 		'',
-		'| row | answered 2xx within 10 s | answers p50 / p99 | answers | videos in a workflow (twice) | reached p50 / p99 | gateway reads p50 / p99 | REST API p99 / max (errors) |',
-		'|---|---|---|---|---|---|---|---|',
+		'| row | videos in a workflow (twice) | the last one after | gateway reads (after the burst) | answered 2xx within 10 s | answers p50 / p99 | answers | reached p50 / p99 | gateway reads p50 / p99 | REST API p99 / max (errors) |',
+		'|---|---|---|---|---|---|---|---|---|---|',
 		...rows.map(
 			(f) =>
-				`| ${f.row} | ${f.answered2xx} of ${f.calls} | ${ms(f.p50)} / ${ms(f.p99)} | ${f.answers} | ${f.reached} (${f.twice}) | ${ms(f.reachedP50)} / ${ms(f.reachedP99)} | ${ms(f.readsP50)} / ${ms(f.readsP99)} | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
+				`| ${f.row} | ${f.reached} (${f.twice}) | ${ms(f.reachedLast)} | ${f.reads} (${f.readsAfterBurst}) | ${f.answered2xx} of ${f.calls} | ${ms(f.p50)} / ${ms(f.p99)} | ${f.answers} | ${ms(f.reachedP50)} / ${ms(f.reachedP99)} | ${ms(f.readsP50)} / ${ms(f.readsP99)} | ${ms(f.api.p99)} / ${ms(f.api.max)} (${f.api.errors}) |`,
 		),
 	].join('\n');
 }
