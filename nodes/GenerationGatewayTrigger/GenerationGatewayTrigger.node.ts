@@ -55,7 +55,7 @@ export class GenerationGatewayTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Paste this node's Production URL followed by <code>?secret=</code> and your secret into the Callback URL of a Video → Create node. n8n must be reachable over https for the gateway to call it.",
+					"Paste this node's Production URL followed by <code>?secret=</code> and your secret into the Callback URL of a Video → Create node. n8n must be reachable over https for the gateway to call it. For tasks that node creates, n8n also posts the news itself if the gateway's callback does not get through; for tasks created elsewhere, a callback n8n drops while busy starts nothing unless the gateway sends it again.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
