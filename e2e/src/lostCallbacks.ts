@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Final callbacks that never get through n8n, in a real n8n: the gateway's final callback of a task
  * goes nowhere (lost) or to a stand-in that answers 503 as a busy n8n or its proxy does (refused),
