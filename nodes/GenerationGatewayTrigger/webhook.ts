@@ -2,9 +2,15 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { confirmWithin, joinOrOpen, notConfirmedYet } from '../shared/confirmWindow';
 import { gatewayFailureOf } from '../shared/errors';
-import { gatewayRequest } from '../shared/transport';
-import type { CallbackClaim } from '../shared/videoTask';
-import { answerCallback, isTerminalStatus, readCallbackBody, secretMatches } from '../shared/videoTask';
+import type { CallbackClaim, TaskReadOptions } from '../shared/videoTask';
+import {
+	FIRST_CONFIRMATION_READ_MS,
+	answerCallback,
+	isTerminalStatus,
+	readCallbackBody,
+	readTask,
+	secretMatches,
+} from '../shared/videoTask';
 import { deliveryKey, startedDeliveries } from '../shared/deliveries';
 
 type Confirmation = IDataObject | { failedWith: number };
@@ -13,30 +19,23 @@ type Confirmation = IDataObject | { failedWith: number };
 type Outcome = { start: IDataObject } | { status: number; body: IDataObject };
 
 /** One confirmation read: the gateway's record, or the HTTP status it failed with (0: no answer). */
-async function readTask(
+async function readOrStatus(
 	ctx: IWebhookFunctions,
 	taskId: string,
-	timeoutMs: number,
-	attempts?: number,
+	options: TaskReadOptions,
 ): Promise<Confirmation> {
-	return await gatewayRequest<IDataObject>(ctx, {
-		method: 'GET',
-		path: `/v1/videos/${encodeURIComponent(taskId)}`,
-		kind: 'read',
-		timeoutMs,
-		attempts,
-	}).then(
-		(response) => response.body,
+	return await readTask(ctx, taskId, options).then(
+		({ record }) => record,
 		(error: unknown) => ({ failedWith: gatewayFailureOf(error)?.status ?? 0 }),
 	);
 }
 
 /** A final status the first read does not show is read again within the confirmation window. */
 async function confirmFinal(ctx: IWebhookFunctions, taskId: string): Promise<Confirmation> {
-	const first = await readTask(ctx, taskId, 10_000);
+	const first = await readOrStatus(ctx, taskId, { timeoutMs: FIRST_CONFIRMATION_READ_MS });
 	if ('failedWith' in first || isTerminalStatus(first.status)) return first;
 	const outcome = await confirmWithin<Confirmation>({
-		read: async (timeoutMs) => await readTask(ctx, taskId, timeoutMs, 1),
+		read: async (timeoutMs) => await readOrStatus(ctx, taskId, { timeoutMs, attempts: 1 }),
 		isConfirmed: (record) => !('failedWith' in record) && isTerminalStatus(record.status),
 	});
 	// A read of the window that failed is no news: the last record the gateway gave stands.
@@ -48,7 +47,9 @@ async function confirmFinal(ctx: IWebhookFunctions, taskId: string): Promise<Con
 async function judge(ctx: IWebhookFunctions, claim: CallbackClaim, statuses: string[]): Promise<Outcome> {
 	if (!(ctx.getNodeParameter('confirm', true) as boolean)) return { start: claim.record };
 	const final = isTerminalStatus(claim.status);
-	const confirmed = final ? await confirmFinal(ctx, claim.id) : await readTask(ctx, claim.id, 10_000);
+	const confirmed = final
+		? await confirmFinal(ctx, claim.id)
+		: await readOrStatus(ctx, claim.id, { timeoutMs: FIRST_CONFIRMATION_READ_MS });
 	if ('failedWith' in confirmed) {
 		// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a
 		// retrying sender tries again later.

@@ -2,6 +2,12 @@ import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { RETRY_AFTER_SECONDS } from './confirmWindow';
+import { retryAfterHeader } from './errors';
+import { parseRetryAfter } from './retry';
+import type { Clock } from './time';
+import { systemClock } from './time';
+import type { GatewayContext } from './transport';
+import { gatewayRequest } from './transport';
 
 /**
  * What the action node's video operations and the trigger both know about a
@@ -12,11 +18,49 @@ import { RETRY_AFTER_SECONDS } from './confirmWindow';
 
 export const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled', 'expired'] as const;
 export const VIDEO_STATUSES = ['pending', 'queue', 'in_progress', ...TERMINAL_STATUSES] as const;
-export type VideoStatus = (typeof VIDEO_STATUSES)[number];
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 export function isTerminalStatus(status: unknown): status is TerminalStatus {
 	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
+}
+
+/** Where video tasks are created, and read at VIDEO_TASKS_PATH/{id}. */
+export const VIDEO_TASKS_PATH = '/v1/videos';
+
+/** A callback's first read of its own task: short, so that the confirmation window fits a sender's timeout. */
+export const FIRST_CONFIRMATION_READ_MS = 10_000;
+
+export interface TaskReadOptions {
+	/** The item the read is for (named in its error). */
+	itemIndex?: number;
+	clock?: Clock;
+	/** 1 for a caller that schedules its own next try; default: the transport's retries. */
+	attempts?: number;
+	timeoutMs?: number;
+}
+
+/** One read of a task, `GET /v1/videos/{id}`: the gateway's record and its Retry-After hint. */
+export async function readTask(
+	ctx: GatewayContext,
+	taskId: string,
+	{ itemIndex, clock = systemClock, attempts, timeoutMs = 60_000 }: TaskReadOptions = {},
+): Promise<{ record: IDataObject; retryAfterMs?: number }> {
+	const response = await gatewayRequest<IDataObject>(
+		ctx,
+		{
+			method: 'GET',
+			path: `${VIDEO_TASKS_PATH}/${encodeURIComponent(taskId)}`,
+			kind: 'read',
+			timeoutMs,
+			itemIndex,
+			attempts,
+		},
+		clock,
+	);
+	return {
+		record: response.body,
+		retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()),
+	};
 }
 
 /**

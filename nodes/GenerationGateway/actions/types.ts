@@ -15,7 +15,7 @@ import type { GatewayResource } from '../../shared/credentials';
  * `execute` handles one item; the router owns the loop, continue-on-fail,
  * `pairedItem` and `itemIndex` on errors.
  */
-export interface OperationModule {
+export interface OperationModule<Plan = unknown> {
 	/** The operation's fields, already scoped to it with displayOptions. */
 	description: INodeProperties[];
 	/**
@@ -29,8 +29,8 @@ export interface OperationModule {
 	 * information (Create and Wait: the way of waiting); `execute` and
 	 * `settle` are given it.
 	 */
-	plan?(ctx: IExecuteFunctions, run: RunInfo): unknown;
-	execute(this: IExecuteFunctions, itemIndex: number, plan?: unknown): Promise<INodeExecutionData[]>;
+	plan?(ctx: IExecuteFunctions, run: RunInfo): Plan;
+	execute(this: IExecuteFunctions, itemIndex: number, plan: Plan): Promise<INodeExecutionData[]>;
 	/**
 	 * Optional check of one item, run by the router for every item before any
 	 * `execute`: an operation that starts paid work refuses a bad item before
@@ -46,7 +46,7 @@ export interface OperationModule {
 	 * its error) and returns every item's final result in the same order; the
 	 * router then applies continue-on-fail to each, as for `execute`.
 	 */
-	settle?(ctx: IExecuteFunctions, results: ItemResult[], plan?: unknown): Promise<ItemResult[]>;
+	settle?(ctx: IExecuteFunctions, results: ItemResult[], plan: Plan): Promise<ItemResult[]>;
 	/**
 	 * Webhooks the operation needs n8n to route to the node (Create and Wait's
 	 * resume URL), and the handler the router calls for them.

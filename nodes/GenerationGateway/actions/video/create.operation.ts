@@ -3,14 +3,14 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { startedDeliveries } from '../../../shared/deliveries';
 import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
 import { systemClock } from '../../../shared/time';
-import { isTriggerAddress } from '../../../shared/videoTask';
+import { isTriggerAddress, readTask } from '../../../shared/videoTask';
 import { postToN8n, startWatch, watchLog } from '../../../shared/watch';
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { OperationModule } from '../types';
 import { generationFields } from './fields';
 import { createOptionsField } from './options';
 import { readVideoBody } from './request';
-import { checkVideoBody, createTask, getTask } from './task';
+import { checkVideoBody, createTask } from './task';
 import { VIDEO_CALLBACK_URL } from './wireNames';
 
 /**
@@ -38,7 +38,7 @@ function watchForTrigger(
 		until: systemClock.now() + MAX_WAIT_DEADLINE_MS,
 		known: () => undefined,
 		delivered: () => startedDeliveries.startedFor(taskId),
-		read: async (id) => (await getTask(ctx, itemIndex, id, systemClock, 1)).record,
+		read: async (id) => (await readTask(ctx, id, { itemIndex, attempts: 1 })).record,
 		deliver: async ([record]) => await postToN8n(ctx, triggerUrl, record),
 		log: watchLog(ctx),
 	});

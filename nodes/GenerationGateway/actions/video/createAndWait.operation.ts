@@ -25,16 +25,14 @@ import { VIDEO_CALLBACK_URL } from './wireNames';
 async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	plan: unknown,
+	wait: WaitPlan,
 ): Promise<INodeExecutionData[]> {
-	const wait = plan as WaitPlan;
 	const body = await readVideoBody(this, itemIndex);
 	const sent = wait.mode === 'callback' ? { ...body, [VIDEO_CALLBACK_URL]: wait.resumeUrl } : body;
 	return [{ json: await createTask(this, itemIndex, sent, readRequestSettings(this, itemIndex).timeoutMs) }];
 }
 
-async function settle(ctx: IExecuteFunctions, results: ItemResult[], plan: unknown): Promise<ItemResult[]> {
-	const wait = plan as WaitPlan;
+async function settle(ctx: IExecuteFunctions, results: ItemResult[], wait: WaitPlan): Promise<ItemResult[]> {
 	if (wait.mode === 'callback') return await settleByCallback(ctx, results, wait);
 	return await settleByPolling(ctx, results, {
 		readFirst: false,
@@ -43,7 +41,7 @@ async function settle(ctx: IExecuteFunctions, results: ItemResult[], plan: unkno
 	});
 }
 
-export const createAndWait: OperationModule = {
+export const createAndWait: OperationModule<WaitPlan> = {
 	description: scoped('video', 'createAndWait', [
 		...generationFields,
 		createOptionsField,

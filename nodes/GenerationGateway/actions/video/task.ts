@@ -1,19 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { retryAfterHeader } from '../../../shared/errors';
-import { parseRetryAfter } from '../../../shared/retry';
-import type { Clock } from '../../../shared/time';
-import { systemClock } from '../../../shared/time';
 import { sendableBody } from '../../../shared/base64Payload';
 import { gatewayRequest } from '../../../shared/transport';
+import { VIDEO_TASKS_PATH } from '../../../shared/videoTask';
 import { noteCreatedTask } from '../paidWork';
 import { downloadTaskVideo } from './media';
 import { readRequestSettings } from '../descriptions';
 import { readVideoBody } from './request';
-
-/** Tasks are created here and read at PATH/{id}. */
-export const PATH = '/v1/videos';
+import type { WaitInfo } from './wait/waitInfo';
 
 /** Task steps shared by the video operations; every failure names the task id, for Wait for Completion. */
 
@@ -21,15 +16,6 @@ export interface CreationResult extends IDataObject {
 	id: string;
 	status: string;
 	polling_url: string;
-}
-
-export interface WaitInfo extends IDataObject {
-	mode: 'polling' | 'callback' | 'none';
-	polls: number;
-	waitedSeconds: number;
-	reason?: string;
-	/** Why callback mode was asked for but polling ran. */
-	fallback?: string;
 }
 
 export const VIDEO_MAYBE_CREATED =
@@ -58,7 +44,7 @@ export async function createTask(
 ): Promise<CreationResult> {
 	const { body: created } = await gatewayRequest<CreationResult>(ctx, {
 		method: 'POST',
-		path: PATH,
+		path: VIDEO_TASKS_PATH,
 		body: sendableBody(body),
 		kind: 'create',
 		timeoutMs,
@@ -84,32 +70,6 @@ export async function checkVideoBody(this: IExecuteFunctions, itemIndex: number)
 	await readVideoBody(this, itemIndex);
 	// A bad timeout must not refuse an item after others were created.
 	readRequestSettings(this, itemIndex);
-}
-
-export async function getTask(
-	ctx: IExecuteFunctions | IWebhookFunctions,
-	itemIndex: number,
-	taskId: string,
-	clock: Clock = systemClock,
-	attempts?: number,
-	timeoutMs = 60_000,
-): Promise<{ record: IDataObject; retryAfterMs?: number }> {
-	const response = await gatewayRequest<IDataObject>(
-		ctx,
-		{
-			method: 'GET',
-			path: `${PATH}/${encodeURIComponent(taskId)}`,
-			kind: 'read',
-			timeoutMs,
-			itemIndex,
-			attempts,
-		},
-		clock,
-	);
-	return {
-		record: response.body,
-		retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()),
-	};
 }
 
 export async function finishedItem(

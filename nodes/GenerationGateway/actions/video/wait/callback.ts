@@ -1,11 +1,12 @@
 import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { createLimiter } from '../../../../shared/concurrency';
+import { DEFAULT_CONFIRM_SCHEDULE } from '../../../../shared/confirmWindow';
 import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { systemClock } from '../../../../shared/time';
-import { answerCallback, readCallbackBody } from '../../../../shared/videoTask';
-import { getTask } from '../task';
-import { callbackWaitInfo, finishAll } from './finish';
+import { answerCallback, readCallbackBody, readTask } from '../../../../shared/videoTask';
+import { finishAll } from './finish';
+import { calledBackInfo } from './waitInfo';
 import type { WaitMemory } from './memory';
 import { handOver, memoryOf, releaseClaim } from './memory';
 import { answerFinal } from './race';
@@ -34,9 +35,6 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [
 
 /** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
 export const CONFIRMATIONS_AT_ONCE = 16;
-
-/** The least time a read of the confirmation window is given once it has its request slot. */
-const MIN_WINDOW_READ_MS = 250;
 
 /**
  * Stored task lists this process has read or is reading, by file id: a file
@@ -98,13 +96,14 @@ function readsOf(
 			// A read of the window has one attempt and what is left of the window once it got its slot.
 			const until = timeoutMs === undefined ? undefined : systemClock.now() + timeoutMs;
 			return await ownLimit(async () => {
-				if (until === undefined) return (await getTask(ctx, ownItem, taskId)).record;
+				if (until === undefined) return (await readTask(ctx, taskId, { itemIndex: ownItem })).record;
 				const left = until - systemClock.now();
-				if (left < MIN_WINDOW_READ_MS) throw new Error('the confirmation window passed');
-				return (await getTask(ctx, ownItem, taskId, systemClock, 1, left)).record;
+				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs) throw new Error('the confirmation window passed');
+				return (await readTask(ctx, taskId, { itemIndex: ownItem, attempts: 1, timeoutMs: left })).record;
 			});
 		},
-		other: async (item: number, id: string) => await limit(async () => (await getTask(ctx, item, id)).record),
+		other: async (item: number, id: string) =>
+			await limit(async () => (await readTask(ctx, id, { itemIndex: item })).record),
 	};
 }
 
@@ -147,7 +146,7 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 	);
 	if (!('resume' in answer)) return answerCallback(ctx, answer.status, answer.body);
 	try {
-		const waitInfo = callbackWaitInfo(state, systemClock);
+		const waitInfo = calledBackInfo(state.startedAt, state.reason, systemClock);
 		const output = await finishAll(ctx, state, answer.resume, waitInfo, concurrency);
 		handOver(memory, systemClock.now());
 		return { ...answerCallback(ctx, 200, { received: true, resumed: true }), workflowData: [output] };

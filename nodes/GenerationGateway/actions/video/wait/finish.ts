@@ -1,21 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../../../shared/concurrency';
-import type { Clock } from '../../../../shared/time';
 import { errorItem, itemError } from '../../itemErrors';
-import type { WaitInfo } from '../task';
 import { VIDEO_MAYBE_CREATED, finishedItem } from '../task';
 import type { CallbackState } from './state';
-
-/** The `waitInfo` of a callback wait that ended: how long it took and why it waited by callback. */
-export function callbackWaitInfo(state: CallbackState, clock: Clock): WaitInfo {
-	return {
-		mode: 'callback',
-		polls: 0,
-		waitedSeconds: Math.round((clock.now() - state.startedAt) / 100) / 10,
-		reason: state.reason,
-	};
-}
+import type { WaitInfo } from './waitInfo';
 
 /**
  * One item per slot, in order, from every task's final record (and its

@@ -9,14 +9,14 @@ import { waitForAll } from '../../../../shared/polling';
 import { MAX_ATTEMPTS, backoffDelay, isRetryableStatus } from '../../../../shared/retry';
 import type { Clock } from '../../../../shared/time';
 import { systemClock } from '../../../../shared/time';
-import { isTerminalStatus } from '../../../../shared/videoTask';
+import { isTerminalStatus, readTask } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
 import { itemError } from '../../itemErrors';
 import { createdTasks, noteCompletedTask } from '../../paidWork';
 import type { ItemResult } from '../../types';
 import { readWaitDeadlineMs } from '../options';
-import type { WaitInfo } from '../task';
-import { finishedItem, getTask } from '../task';
+import { polledInfo } from './waitInfo';
+import { finishedItem } from '../task';
 
 /**
  * The polling wait of Create and Wait and Wait for Completion: every task of
@@ -111,13 +111,7 @@ export async function waitForTasks(
 		const record = outcome.value;
 		// Named in the run's error if the run fails later, so the paid result is not lost with it.
 		if (record.status === 'completed') noteCompletedTask(ctx, task.itemIndex, record);
-		const info: WaitInfo = {
-			mode: 'polling',
-			polls: outcome.polls,
-			waitedSeconds: Math.round(outcome.waitedMs / 100) / 10,
-			...(options.reason ? { reason: options.reason } : {}),
-			...(options.fallback ? { fallback: options.fallback } : {}),
-		};
+		const info = polledInfo(outcome.polls, outcome.waitedMs, options);
 		try {
 			const item = await limit(
 				async () => await finishedItem(ctx, task.itemIndex, record, { download: task.download, info }),
@@ -132,7 +126,7 @@ export async function waitForTasks(
 		read: async (index) => {
 			const { itemIndex, taskId } = tasks[index];
 			// One attempt: the batch wait schedules the next read itself, holding no slot meanwhile.
-			const { record, retryAfterMs } = await getTask(ctx, itemIndex, taskId, clock, 1);
+			const { record, retryAfterMs } = await readTask(ctx, taskId, { itemIndex, clock, attempts: 1 });
 			return { value: record, retryAfterMs };
 		},
 		isDone: (record) => isTerminalStatus(record.status),

@@ -6,14 +6,14 @@ import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { systemClock } from '../../../../shared/time';
 import type { DeliveryVerdict, PostAnswer } from '../../../../shared/watch';
 import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../shared/watch';
-import { isTerminalStatus } from '../../../../shared/videoTask';
+import { isTerminalStatus, readTask } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
 import { addHints, customDataFullHint } from '../../hints';
 import { errorJson } from '../../itemErrors';
 import type { ItemResult } from '../../types';
 import { readWaitDeadlineMs } from '../options';
-import { getTask } from '../task';
-import { callbackWaitInfo, finishAll } from './finish';
+import { finishAll } from './finish';
+import { calledBackInfo, waitingInfo } from './waitInfo';
 import { limitText, pickUpAdvice, settleByPolling } from './pollingWait';
 import type { WaitMemory } from './memory';
 import { claimHolds, memoryOf, rememberFinals } from './memory';
@@ -93,7 +93,7 @@ export async function settleByCallback(
 		const slot = state.slots[item];
 		if (typeof slot !== 'string') return undefined;
 		// A read that fails now is no error: the callbacks read the task again.
-		return await getTask(ctx, item, slot).then(
+		return await readTask(ctx, slot, { itemIndex: item }).then(
 			({ record }) => record,
 			() => undefined,
 		);
@@ -105,7 +105,13 @@ export async function settleByCallback(
 	if (
 		state.slots.every((slot, item) => typeof slot !== 'string' || isTerminalStatus(records[item]?.status))
 	) {
-		const output = await finishAll(ctx, state, records, callbackWaitInfo(state, systemClock), maxConcurrency);
+		const output = await finishAll(
+			ctx,
+			state,
+			records,
+			calledBackInfo(state.startedAt, reason, systemClock),
+			maxConcurrency,
+		);
 		return output.map((item) => ({ output: [item] }));
 	}
 
@@ -114,7 +120,7 @@ export async function settleByCallback(
 	leaveForTimeout(ctx, results, deadline, timeoutMs, reason);
 	await ctx.putExecutionToWait(deadline);
 	watchWait(ctx, state, memory, resumeUrl, deadline);
-	const waitInfo = { mode: 'callback', state: 'waiting', waitTill: deadline.toISOString(), reason };
+	const waitInfo = waitingInfo('waiting', deadline, reason);
 	return results.map((result, item) => ({
 		output: [
 			{
@@ -140,7 +146,7 @@ function leaveForTimeout(
 	reason: string,
 ): void {
 	const input = ctx.getInputData();
-	const waitInfo = { mode: 'callback', state: 'timed out', waitTill: deadline.toISOString(), reason };
+	const waitInfo = waitingInfo('timed out', deadline, reason);
 	for (const [item, result] of results.entries()) {
 		const kept = input[item];
 		if (!kept) continue;
@@ -189,7 +195,8 @@ function watchWait(
 		until: deadline.getTime(),
 		known: (taskId) => memory.finals.get(taskId),
 		delivered: () => claimHolds(memory, systemClock.now()),
-		read: async (taskId) => (await getTask(ctx, state.slots.indexOf(taskId), taskId, systemClock, 1)).record,
+		read: async (taskId) =>
+			(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1 })).record,
 		onFinal: (record) => rememberFinals(memory, [record]),
 		deliver: async (records) => await postToN8n(ctx, resumeUrl, records[records.length - 1], resumeVerdict),
 		log: watchLog(ctx),
