@@ -71,14 +71,40 @@ export function modelIdField(example: string, description: string): INodePropert
 	};
 }
 
+/** A collection of optional settings ("Add Option"); `options` unless named otherwise. */
+export function optionsCollection(options: INodeProperties[], name = 'options', displayName = 'Options') {
+	return { displayName, name, type: 'collection', placeholder: 'Add Option', default: {}, options } as const;
+}
+
+/** The Model field of a catalogued resource: a searchable list, or any ID typed "By ID". */
+export function modelListField(
+	searchListMethod: string,
+	value: string,
+	description: string,
+	example = value,
+): INodeProperties {
+	return {
+		displayName: 'Model',
+		name: 'model',
+		type: 'resourceLocator',
+		default: { mode: 'list', value },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${example}` },
+		],
+	};
+}
+
 /** Node-wide request settings, read once by the router and the transport. */
-export const requestOptionsField: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
+export const requestOptionsField: INodeProperties = optionsCollection(
+	[
 		{
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrency',
@@ -98,7 +124,9 @@ export const requestOptionsField: INodeProperties = {
 				'Deadline for one request to the gateway. Generations that take longer fail with a timeout (and are not sent again automatically).',
 		},
 	],
-};
+	'requestOptions',
+	'Request Options',
+);
 
 interface RequestSettings {
 	maxConcurrency: number;
