@@ -102,6 +102,22 @@ export function modelListField(
 	};
 }
 
+/** Wire path -> form label, so a refusal names the field the user sees; `wireOf` undefined: not sent. */
+export function formLabels(
+	properties: INodeProperties[],
+	wireOf: (name: string) => string | undefined,
+): Record<string, string> {
+	const labels: Record<string, string> = {};
+	for (const field of properties.flatMap((p) => [
+		p,
+		...(p.type === 'collection' ? (p.options as INodeProperties[]) : []),
+	])) {
+		const wire = wireOf(field.name);
+		if (wire !== undefined) labels[wire] = field.displayName;
+	}
+	return labels;
+}
+
 /** Node-wide request settings, read once by the router and the transport. */
 export const requestOptionsField: INodeProperties = optionsCollection(
 	[

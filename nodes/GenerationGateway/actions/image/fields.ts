@@ -173,4 +173,7 @@ const properties: INodeProperties[] = [
 	additionalBodyField,
 ];
 
+/** Read by the node itself, never sent. */
+export const IMAGE_NOT_SENT = ['downloadUrls', 'includePartialImages'];
+
 export const generateFields: INodeProperties[] = scoped('image', 'generate', properties);

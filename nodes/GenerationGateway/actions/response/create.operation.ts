@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { RESPONSE_WIRE } from './wireNames';
 import { sniffMediaType } from '../../../shared/binary';
 import { assembleStream, chatAnswer } from '../../../shared/sse';
 import { binaryInputPart, inputMessage } from './body';
-import { RESPONSE_LABELS, responseBodySchema } from './schema';
+import { responseBodySchema } from './schema';
+import { RESPONSE_LABELS, responseOptionWire, responseOptions } from './options';
 import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
@@ -16,35 +16,8 @@ import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
 const PATH = '/v1/responses';
-
-/** Form option -> wire member (top level, or inside `reasoning`). */
-const OPTION_WIRE: Record<string, string> = {
-	background: 'background',
-	include: 'include',
-	maxOutputTokens: 'max_output_tokens',
-	maxToolCalls: 'max_tool_calls',
-	parallelToolCalls: 'parallel_tool_calls',
-	previousResponseId: 'previous_response_id',
-	promptCacheKey: 'prompt_cache_key',
-	promptCacheRetention: 'prompt_cache_retention',
-	safetyIdentifier: 'safety_identifier',
-	serviceTier: 'service_tier',
-	store: 'store',
-	stream: 'stream',
-	temperature: 'temperature',
-	toolChoice: 'tool_choice',
-	topLogprobs: 'top_logprobs',
-	topP: 'top_p',
-	truncation: 'truncation',
-	user: 'user',
-};
-const REASONING_WIRE: Record<string, string> = {
-	reasoningEffort: 'effort',
-	reasoningSummary: 'summary',
-	reasoningGenerateSummary: RESPONSE_WIRE.reasoningGenerateSummary,
-	reasoningContext: 'context',
-	reasoningMode: 'mode',
-};
+/** Options typed as JSON text. */
+const READ_AS_JSON = ['tools', 'moderation'];
 
 async function readMessages(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const rows = (ctx.getNodeParameter('inputMessages', itemIndex, {}) as IDataObject).message as
@@ -95,10 +68,15 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 	if (instructions) body.instructions = instructions;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const reasoning: IDataObject = {};
-	for (const [option, value] of Object.entries(options)) {
-		if (value === '' || (Array.isArray(value) && !value.length)) continue;
-		if (OPTION_WIRE[option]) body[OPTION_WIRE[option]] = value;
-		else if (REASONING_WIRE[option]) reasoning[REASONING_WIRE[option]] = value;
+	for (const { name } of responseOptions.options) {
+		const value = options[name];
+		const wire = responseOptionWire(name);
+		if (value === undefined || name === 'conversation') continue;
+		if (READ_AS_JSON.includes(name)) {
+			body[wire] = readJsonParameter(ctx, `options.${name}`, RESPONSE_LABELS[wire], itemIndex) as IDataObject;
+		} else if (value === '' || (Array.isArray(value) && !value.length)) continue;
+		else if (wire.startsWith('reasoning.')) reasoning[wire.slice('reasoning.'.length)] = value;
+		else body[wire] = value;
 	}
 	if (Object.keys(reasoning).length) body.reasoning = reasoning;
 	if (typeof options.conversation === 'string' && options.conversation.trim()) {
@@ -106,16 +84,6 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 		body.conversation = text.startsWith('{')
 			? (readJsonParameter(ctx, 'options.conversation', 'Conversation', itemIndex) as IDataObject)
 			: text;
-	}
-	if (options.tools !== undefined)
-		body.tools = readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', itemIndex) as IDataObject[];
-	if (options.moderation !== undefined) {
-		body[RESPONSE_WIRE.moderation] = readJsonParameter(
-			ctx,
-			'options.moderation',
-			'Moderation (JSON)',
-			itemIndex,
-		) as IDataObject;
 	}
 	return body;
 }

@@ -1,5 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { optionsCollection } from '../descriptions';
+import { formLabels, optionsCollection } from '../descriptions';
+import { RESPONSE_WIRE as W } from './wireNames';
 
 import {
 	REASONING_CONTEXT,
@@ -12,8 +12,7 @@ import {
 const choices = (values: readonly string[]) =>
 	values.map((value) => ({ name: value.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), value }));
 
-/** Option names are the wire names. */
-export const responseOptions: INodeProperties = optionsCollection([
+export const responseOptions = optionsCollection([
 	{
 		displayName: 'Background',
 		name: 'background',
@@ -219,3 +218,22 @@ export const responseOptions: INodeProperties = optionsCollection([
 		description: 'Deprecated by the gateway: use Safety Identifier and Prompt Cache Key',
 	},
 ]);
+
+/** An option's wire path: its name in snake case unless listed (a dot: a member of `reasoning`). */
+const WIRE_EXCEPTIONS: Record<string, string> = {
+	moderation: W.moderation,
+	reasoningContext: 'reasoning.context',
+	reasoningEffort: 'reasoning.effort',
+	reasoningGenerateSummary: `reasoning.${W.reasoningGenerateSummary}`,
+	reasoningMode: 'reasoning.mode',
+	reasoningSummary: 'reasoning.summary',
+};
+export const responseOptionWire = (name: string): string =>
+	WIRE_EXCEPTIONS[name] ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export const RESPONSE_LABELS: Record<string, string> = {
+	model: 'Model',
+	input: 'Input',
+	instructions: 'Instructions',
+	...formLabels(responseOptions.options, responseOptionWire),
+};
