@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions
 
 import type { GatewayResource } from '../../shared/credentials';
 import { formSetting, refusal } from '../../shared/validation';
-import { readJsonParameter } from './jsonParameter';
+import { readJsonParameter, splitList } from './jsonParameter';
 
 /** displayOptions that scope a field to one resource and operation. */
 function showFor(resource: GatewayResource, operation: string | string[]) {
@@ -228,6 +228,25 @@ export function conversationField(options: {
 			},
 		],
 	};
+}
+
+/** A conversationField's turns as typed, each attached binary property read by `readFile`. */
+export async function readConversation(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: { name: string; entry: string; displayName: string },
+	readFile: (binaryProperty: string, label: string, role: unknown) => Promise<IDataObject>,
+): Promise<Array<{ role: unknown; text: string; files: IDataObject[] }>> {
+	const parameter = ctx.getNodeParameter(field.name, itemIndex, {}) as IDataObject;
+	const turns = [];
+	for (const [n, turn] of ((parameter[field.entry] as IDataObject[] | undefined) ?? []).entries()) {
+		const files: IDataObject[] = [];
+		for (const name of splitList(turn.binaryProperties, true)) {
+			files.push(await readFile(name, `${field.displayName} (#${n + 1} Binary Properties)`, turn.role));
+		}
+		turns.push({ role: turn.role, text: String(turn.text ?? ''), files });
+	}
+	return turns;
 }
 
 export function binaryPropertiesValue(description: string): INodeProperties {
