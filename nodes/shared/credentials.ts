@@ -4,25 +4,7 @@ export const BEARER_CREDENTIAL = 'generationGatewayBearerApi';
 const API_KEY_CREDENTIAL = 'generationGatewayApiKeyApi';
 const NATIVE_KEY_CREDENTIAL = 'generationGatewayNativeKeyApi';
 
-export type GatewayCredentialName =
-	| typeof BEARER_CREDENTIAL
-	| typeof API_KEY_CREDENTIAL
-	| typeof NATIVE_KEY_CREDENTIAL;
-
-export type GatewayResource =
-	| 'account'
-	| 'cachedContent'
-	| 'image'
-	| 'message'
-	| 'response'
-	| 'speech'
-	| 'video';
-
-const GATEWAY_ENDPOINTS: ReadonlyArray<{
-	resource: GatewayResource;
-	credential: GatewayCredentialName;
-	prefixes: readonly string[];
-}> = [
+const GATEWAY_ENDPOINTS = [
 	{ resource: 'account', credential: BEARER_CREDENTIAL, prefixes: ['/v1/user/balance'] },
 	{ resource: 'cachedContent', credential: NATIVE_KEY_CREDENTIAL, prefixes: ['/v1beta/cachedContents'] },
 	{ resource: 'image', credential: BEARER_CREDENTIAL, prefixes: ['/v1/images/generations'] },
@@ -30,7 +12,10 @@ const GATEWAY_ENDPOINTS: ReadonlyArray<{
 	{ resource: 'response', credential: BEARER_CREDENTIAL, prefixes: ['/v1/responses'] },
 	{ resource: 'speech', credential: BEARER_CREDENTIAL, prefixes: ['/v1/audio/speech'] },
 	{ resource: 'video', credential: BEARER_CREDENTIAL, prefixes: ['/v1/videos'] },
-];
+] as const;
+
+export type GatewayResource = (typeof GATEWAY_ENDPOINTS)[number]['resource'];
+export type GatewayCredentialName = (typeof GATEWAY_ENDPOINTS)[number]['credential'];
 
 export const RESOURCE_CREDENTIAL = Object.fromEntries(
 	GATEWAY_ENDPOINTS.map(({ resource, credential }) => [resource, credential]),

@@ -2,7 +2,7 @@ import type { IBinaryData, IHttpRequestOptions, IN8nHttpFullResponse, INode } fr
 
 import { storeBinaryPieces } from './binary';
 import type { BinaryStore } from './binary';
-import { errorCause, networkCodeOf, operationError, retryAfterHeader } from './errors';
+import { errorCause, headerValue, networkCodeOf, operationError, retryAfterHeader } from './errors';
 import { cancelSignalOf } from './n8nFeatures';
 import { retryDelay } from './retry';
 import type { Clock } from './time';
@@ -115,11 +115,6 @@ function destroy(body: unknown): void {
 	(body as { destroy?: () => void } | undefined)?.destroy?.();
 }
 
-function header(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = headers[name];
-	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
-}
-
 type AttemptResult = { ok: true; binary: IBinaryData; contentType?: string } | { ok: false; ending: Ending };
 
 /** `guard` closes the body on Stop, deadline or silence; the reason is then `guard.why`. */
@@ -149,10 +144,10 @@ async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Gu
 		return { ok: false, ending: { kind: 'status', status: response.statusCode, retryAfter, text } };
 	}
 	guard.watch(body);
-	const encoded = header(headers, 'content-encoding');
-	const length = Number(header(headers, 'content-length'));
+	const encoded = headerValue(headers, 'content-encoding');
+	const length = Number(headerValue(headers, 'content-length'));
 	const expected = !encoded && Number.isFinite(length) && length > 0 ? length : undefined;
-	const contentType = header(headers, 'content-type')?.split(';')[0].trim() || undefined;
+	const contentType = headerValue(headers, 'content-type')?.split(';')[0].trim() || undefined;
 	const source = body[Symbol.asyncIterator]();
 	let received = 0;
 	// The store sees only that its pieces stopped (and may wrap the error).

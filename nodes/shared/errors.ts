@@ -164,7 +164,8 @@ const REQUEST_ID_HEADERS = [
 	'cf-ray',
 ];
 
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+/** A response header by its lower-case name, whatever the case it came in. */
+export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
 	for (const [key, value] of Object.entries(headers)) {
 		if (key.toLowerCase() === name) {

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodType } from 'zod';
 
@@ -57,6 +57,9 @@ export function assertValid<T>(
 		);
 	})();
 }
+
+export const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `String(value)` would throw on an object such as `{"toString": []}` from Additional Body Fields. */
 export function modelIdOf(value: unknown): string {

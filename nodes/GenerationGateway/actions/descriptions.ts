@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions
 
 import type { GatewayResource } from '../../shared/credentials';
 import { formSetting, refusal } from '../../shared/validation';
-import { readJsonParameter } from './jsonParameter';
+import { readJsonParameter, splitList } from './jsonParameter';
 
 /** displayOptions that scope a field to one resource and operation. */
 function showFor(resource: GatewayResource, operation: string | string[]) {
@@ -71,14 +71,56 @@ export function modelIdField(example: string, description: string): INodePropert
 	};
 }
 
+/** A collection of optional settings ("Add Option"); `options` unless named otherwise. */
+export function optionsCollection(options: INodeProperties[], name = 'options', displayName = 'Options') {
+	return { displayName, name, type: 'collection', placeholder: 'Add Option', default: {}, options } as const;
+}
+
+/** The Model field of a catalogued resource: a searchable list, or any ID typed "By ID". */
+export function modelListField(
+	searchListMethod: string,
+	value: string,
+	description: string,
+	example = value,
+): INodeProperties {
+	return {
+		displayName: 'Model',
+		name: 'model',
+		type: 'resourceLocator',
+		default: { mode: 'list', value },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${example}` },
+		],
+	};
+}
+
+/** Wire path -> form label, so a refusal names the field the user sees; `wireOf` undefined: not sent. */
+export function formLabels(
+	properties: INodeProperties[],
+	wireOf: (name: string) => string | undefined,
+): Record<string, string> {
+	const labels: Record<string, string> = {};
+	for (const field of properties.flatMap((p) => [
+		p,
+		...(p.type === 'collection' ? (p.options as INodeProperties[]) : []),
+	])) {
+		const wire = wireOf(field.name);
+		if (wire !== undefined) labels[wire] = field.displayName;
+	}
+	return labels;
+}
+
 /** Node-wide request settings, read once by the router and the transport. */
-export const requestOptionsField: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
+export const requestOptionsField: INodeProperties = optionsCollection(
+	[
 		{
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrency',
@@ -98,7 +140,9 @@ export const requestOptionsField: INodeProperties = {
 				'Deadline for one request to the gateway. Generations that take longer fail with a timeout (and are not sent again automatically).',
 		},
 	],
-};
+	'requestOptions',
+	'Request Options',
+);
 
 interface RequestSettings {
 	maxConcurrency: number;
@@ -184,6 +228,25 @@ export function conversationField(options: {
 			},
 		],
 	};
+}
+
+/** A conversationField's turns as typed, each attached binary property read by `readFile`. */
+export async function readConversation(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: { name: string; entry: string; displayName: string },
+	readFile: (binaryProperty: string, label: string, role: unknown) => Promise<IDataObject>,
+): Promise<Array<{ role: unknown; text: string; files: IDataObject[] }>> {
+	const parameter = ctx.getNodeParameter(field.name, itemIndex, {}) as IDataObject;
+	const turns = [];
+	for (const [n, turn] of ((parameter[field.entry] as IDataObject[] | undefined) ?? []).entries()) {
+		const files: IDataObject[] = [];
+		for (const name of splitList(turn.binaryProperties, true)) {
+			files.push(await readFile(name, `${field.displayName} (#${n + 1} Binary Properties)`, turn.role));
+		}
+		turns.push({ role: turn.role, text: String(turn.text ?? ''), files });
+	}
+	return turns;
 }
 
 export function binaryPropertiesValue(description: string): INodeProperties {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { binaryByteSize, runsAsToolType } from '../../shared/n8nFeatures';
+import { isObject } from '../../shared/validation';
 
 /**
  * The node as an AI Agent tool: the agent reads only the items' JSON, as text. So
@@ -15,9 +16,6 @@ export const FILES_NOTE_WITH_URL =
 	'The files are kept in n8n, not in this result. Where a file has a url, that is the gateway address to open or download it (it may expire).';
 export const FILES_NOTE_NO_URL =
 	'The files are kept in n8n, not in this result; the gateway gave no address to open them.';
-
-const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An image's `data` entry naming the property, or a video task's `data.url`. */
 function gatewayUrl(json: IDataObject, property: string): string | undefined {

@@ -3,9 +3,9 @@ import type { INode } from 'n8n-workflow';
 import { binaryInputPart, inputMessage } from '../../../nodes/GenerationGateway/actions/response/body';
 import {
 	RESPONSE_INCLUDE,
-	RESPONSE_LABELS,
 	responseBodySchema,
 } from '../../../nodes/GenerationGateway/actions/response/schema';
+import { RESPONSE_LABELS } from '../../../nodes/GenerationGateway/actions/response/options';
 import { assertValid } from '../../../nodes/shared/validation';
 
 const node = {

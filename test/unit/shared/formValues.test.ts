@@ -12,9 +12,9 @@ import {
 } from '../../../nodes/GenerationGateway/actions/image/schema';
 import {
 	MAX_SAFETY_IDENTIFIER,
-	RESPONSE_LABELS,
 	responseBodySchema,
 } from '../../../nodes/GenerationGateway/actions/response/schema';
+import { RESPONSE_LABELS } from '../../../nodes/GenerationGateway/actions/response/options';
 import { SPEECH_LABELS, speechBodySchema } from '../../../nodes/GenerationGateway/actions/speech/schema';
 import { SPEECH_LIMITS } from '../../../nodes/GenerationGateway/actions/speech/catalog';
 import {

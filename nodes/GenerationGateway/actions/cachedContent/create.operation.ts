@@ -7,12 +7,19 @@ import { Base64Payload } from '../../../shared/base64Payload';
 import { readBinaryFile } from '../../../shared/binary';
 import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
-import { readAdditionalBody, readRequestSettings, scoped, withAdditionalBody } from '../descriptions';
+import {
+	readAdditionalBody,
+	readConversation,
+	readRequestSettings,
+	scoped,
+	withAdditionalBody,
+} from '../descriptions';
 import { readJsonParameter, splitList } from '../jsonParameter';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
 const PATH = '/v1beta/cachedContents';
+const TURNS = { name: 'turns', entry: 'turn', displayName: 'Turns' };
 
 /** The expire time as RFC 3339 UTC; text that is not a date is sent as typed for the schema to refuse. */
 function readExpireTime(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -30,27 +37,12 @@ function readExpireTime(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** The form's turns; attached binaries become inline data parts whose base64 waits in `payload`. */
-async function readTurns(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	payload: Base64Payload,
-): Promise<IDataObject[]> {
-	const turns = (ctx.getNodeParameter('turns', itemIndex, {}) as IDataObject).turn as
-		| IDataObject[]
-		| undefined;
-	const contents: IDataObject[] = [];
-	for (const [n, turn] of (turns ?? []).entries()) {
-		const files: IDataObject[] = [];
-		for (const name of splitList(turn.binaryProperties, true)) {
-			const file = await readBinaryFile(ctx, itemIndex, name, {
-				field: `Turns (#${n + 1} Binary Properties)`,
-				...CACHED_CONTENT_FILE,
-			});
-			files.push(inlineDataPart(file.mimeType, payload.embed(file)));
-		}
-		contents.push({ role: turn.role, parts: turnParts(String(turn.text ?? ''), files) });
-	}
-	return contents;
+async function readTurns(ctx: IExecuteFunctions, itemIndex: number, payload: Base64Payload) {
+	const turns = await readConversation(ctx, itemIndex, TURNS, async (name, field) => {
+		const file = await readBinaryFile(ctx, itemIndex, name, { field, ...CACHED_CONTENT_FILE });
+		return inlineDataPart(file.mimeType, payload.embed(file));
+	});
+	return turns.map(({ role, text, files }) => ({ role, parts: turnParts(text, files) }));
 }
 
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -9,17 +9,7 @@ import { defineCatalog } from '../../../shared/catalog';
 export type ImageVariant = 'A' | 'B' | 'C';
 
 /** Members of variant B that only some models accept (the table's last column). */
-export type ImageModelParameter =
-	| 'background'
-	| 'moderation'
-	| 'output_format'
-	| 'output_compression'
-	| 'stream'
-	| 'partial_images'
-	| 'style'
-	| 'response_format';
-
-export const IMAGE_MODEL_PARAMETERS: readonly ImageModelParameter[] = [
+export const IMAGE_MODEL_PARAMETERS = [
 	'background',
 	'moderation',
 	'output_format',
@@ -28,7 +18,8 @@ export const IMAGE_MODEL_PARAMETERS: readonly ImageModelParameter[] = [
 	'partial_images',
 	'style',
 	'response_format',
-];
+] as const;
+export type ImageModelParameter = (typeof IMAGE_MODEL_PARAMETERS)[number];
 
 /** Free WIDTHxHEIGHT sizes of `imagegen-2` and `imagegen-2.5`. */
 export interface FreeSizeRule {

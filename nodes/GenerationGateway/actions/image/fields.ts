@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ImageModel } from './catalog';
 import { IMAGE_MODELS, VARIANT_A_LIMITS, imageCatalog } from './catalog';
-import { additionalBodyField, scoped } from '../descriptions';
+import { additionalBodyField, modelListField, scoped } from '../descriptions';
 import { accepts, forModels, isVariantC, label, variantAOnly } from './conditions';
 import { imageOptionsField } from './options';
 
@@ -50,24 +50,12 @@ const qualityFields: INodeProperties[] = groupBy((m) => m.qualities).map(({ valu
 const freeSize = (m: ImageModel) => m.variant === 'B' && !Array.isArray(m.sizes);
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Model',
-		name: 'model',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: 'imagegen-2' },
-		required: true,
-		description:
-			'The image model: imagegen-* and legacyimg-* use variant B, vendor/imgE-3.0-pro variant C. "By ID" accepts any model ID or alias; an ID this node does not know is sent as typed with the generic fields (variant A). A dated snapshot (e.g. imagegen-2-2026-04-21) behaves as its base model.',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: imageCatalog.searchListMethod, searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. imagegen-2-2026-04-21' },
-		],
-	},
+	modelListField(
+		imageCatalog.searchListMethod,
+		'imagegen-2',
+		'The image model: imagegen-* and legacyimg-* use variant B, vendor/imgE-3.0-pro variant C. "By ID" accepts any model ID or alias; an ID this node does not know is sent as typed with the generic fields (variant A). A dated snapshot (e.g. imagegen-2-2026-04-21) behaves as its base model.',
+		'imagegen-2-2026-04-21',
+	),
 	{
 		displayName: 'Prompt',
 		name: 'prompt',
@@ -184,5 +172,8 @@ const properties: INodeProperties[] = [
 	imageOptionsField,
 	additionalBodyField,
 ];
+
+/** Read by the node itself, never sent. */
+export const IMAGE_NOT_SENT = ['downloadUrls', 'includePartialImages'];
 
 export const generateFields: INodeProperties[] = scoped('image', 'generate', properties);

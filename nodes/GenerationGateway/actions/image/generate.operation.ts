@@ -19,7 +19,7 @@ import { readModelForm } from '../../../shared/modelFields';
 import { assertValid, modelIdOf } from '../../../shared/validation';
 import { readAdditionalBody, readRequestSettings, withAdditionalBody } from '../descriptions';
 import type { OperationModule } from '../types';
-import { generateFields } from './fields';
+import { IMAGE_NOT_SENT, generateFields } from './fields';
 import type { ReferenceImageEntry, StoredImage } from './output';
 import {
 	dataItems,
@@ -37,7 +37,7 @@ const PATH = '/v1/images/generations';
 const IMAGE_FORM = {
 	properties: generateFields,
 	catalog: imageCatalog,
-	notSent: ['downloadUrls', 'includePartialImages'],
+	notSent: IMAGE_NOT_SENT,
 };
 
 async function readBody(

@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 import type { FreeSizeRule, ImageModel, ImageModelParameter } from './catalog';
 import { charCount, tooManyChars } from '../../../shared/validation';
+import { formLabels } from '../descriptions';
+import { IMAGE_NOT_SENT, generateFields } from './fields';
 import {
 	IMAGE_MODEL_PARAMETERS,
 	VARIANT_A_LIMITS,
@@ -13,31 +15,11 @@ import {
 
 /** One zod schema per variant, from the model's catalog entry; unnamed members pass to the gateway. */
 
-/** Wire name -> form label, so a refusal names the field the user sees. */
-export const IMAGE_FIELD_LABELS: Record<string, string> = {
-	model: 'Model',
-	prompt: 'Prompt',
-	n: 'Number of Images',
-	size: 'Size',
-	quality: 'Quality',
-	background: 'Background',
-	moderation: 'Moderation',
-	output_format: 'Output Format',
-	output_compression: 'Output Compression',
-	partial_images: 'Partial Images',
-	stream: 'Stream',
-	response_format: 'Response Format',
-	style: 'Style',
-	user: 'User',
-	images: 'Reference Images',
-	enable_pro: 'Pro Mode',
-	prompt_extend: 'Prompt Extend',
-	prompt_extend_mode: 'Prompt Extend Mode',
-	enable_thinking: 'Thinking',
-	negative_prompt: 'Negative Prompt',
-	seed: 'Seed',
-	watermark: 'Watermark',
-};
+const UNLABELLED = new Set(['options', 'additionalBodyFields', ...IMAGE_NOT_SENT]);
+/** Option names are the wire names; Reference Images is sent as `images`. */
+export const IMAGE_FIELD_LABELS = formLabels(generateFields, (name) =>
+	UNLABELLED.has(name) ? undefined : name === 'referenceImages' ? 'images' : name,
+);
 
 const SIZE_PATTERN = /^(auto|[1-9][0-9]*x[1-9][0-9]*)$/;
 const SIZE_PATTERN_TEXT = 'must be "auto" or WIDTHxHEIGHT, e.g. 1024x1024';

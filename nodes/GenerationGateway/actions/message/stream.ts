@@ -1,4 +1,5 @@
 import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
+import { isObject } from '../../../shared/validation';
 
 /**
  * Assembles the Anthropic Messages events of POST /v1/messages into the Message a
@@ -9,9 +10,6 @@ import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
  */
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class MessageStreamAssembler implements StreamAssembler {
 	constructor(private readonly onText?: (text: string) => void) {}

@@ -1,83 +1,38 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { RESPONSE_WIRE } from './wireNames';
 import { sniffMediaType } from '../../../shared/binary';
-import { assembleStream, chatAnswer } from '../../../shared/sse';
 import { binaryInputPart, inputMessage } from './body';
-import { RESPONSE_LABELS, responseBodySchema } from './schema';
+import { responseBodySchema } from './schema';
+import { RESPONSE_LABELS, responseOptionWire, responseOptions } from './options';
 import { ResponseStreamAssembler, responseProblem, simplifyResponse } from './stream';
-import { gatewayRequest } from '../../../shared/transport';
 import { assertValid, refusal } from '../../../shared/validation';
-import { readAdditionalBody, readRequestSettings, scoped, withAdditionalBody } from '../descriptions';
-import { readJsonParameter, splitList } from '../jsonParameter';
-import { runsAsTool } from '../tool';
+import { readAdditionalBody, readConversation, scoped, withAdditionalBody } from '../descriptions';
+import { readJsonParameter } from '../jsonParameter';
+import { replyTo } from '../chatReply';
 import type { OperationModule } from '../types';
 import { createFields } from './fields';
 
 const PATH = '/v1/responses';
-
-/** Form option -> wire member (top level, or inside `reasoning`). */
-const OPTION_WIRE: Record<string, string> = {
-	background: 'background',
-	include: 'include',
-	maxOutputTokens: 'max_output_tokens',
-	maxToolCalls: 'max_tool_calls',
-	parallelToolCalls: 'parallel_tool_calls',
-	previousResponseId: 'previous_response_id',
-	promptCacheKey: 'prompt_cache_key',
-	promptCacheRetention: 'prompt_cache_retention',
-	safetyIdentifier: 'safety_identifier',
-	serviceTier: 'service_tier',
-	store: 'store',
-	stream: 'stream',
-	temperature: 'temperature',
-	toolChoice: 'tool_choice',
-	topLogprobs: 'top_logprobs',
-	topP: 'top_p',
-	truncation: 'truncation',
-	user: 'user',
-};
-const REASONING_WIRE: Record<string, string> = {
-	reasoningEffort: 'effort',
-	reasoningSummary: 'summary',
-	reasoningGenerateSummary: RESPONSE_WIRE.reasoningGenerateSummary,
-	reasoningContext: 'context',
-	reasoningMode: 'mode',
-};
+const MESSAGES = { name: 'inputMessages', entry: 'message', displayName: 'Messages' };
+/** Options typed as JSON text. */
+const READ_AS_JSON = ['tools', 'moderation'];
 
 async function readMessages(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const rows = (ctx.getNodeParameter('inputMessages', itemIndex, {}) as IDataObject).message as
-		| IDataObject[]
-		| undefined;
 	const item = ctx.getInputData()[itemIndex];
-	const messages: IDataObject[] = [];
-	for (const [n, row] of (rows ?? []).entries()) {
-		const files: IDataObject[] = [];
-		for (const name of splitList(row.binaryProperties, true)) {
-			const binary = item.binary?.[name];
-			if (!binary) {
-				throw refusal(
-					ctx.getNode(),
-					`Messages (#${n + 1} Binary Properties)`,
-					`the item has no binary property "${name}"`,
-					itemIndex,
-				);
-			}
-			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
-			const mimeType = binary.mimeType || sniffMediaType(bytes)?.mimeType || 'application/octet-stream';
-			files.push(
-				binaryInputPart({
-					mimeType,
-					fileName: binary.fileName,
-					extension: binary.fileExtension,
-					base64: bytes.toString('base64'),
-				}),
-			);
-		}
-		messages.push(inputMessage(String(row.role ?? 'user'), String(row.text ?? ''), files));
-	}
-	return messages;
+	const messages = await readConversation(ctx, itemIndex, MESSAGES, async (name, field) => {
+		const binary = item.binary?.[name];
+		if (!binary) throw refusal(ctx.getNode(), field, `the item has no binary property "${name}"`, itemIndex);
+		const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
+		const mimeType = binary.mimeType || sniffMediaType(bytes)?.mimeType || 'application/octet-stream';
+		return binaryInputPart({
+			mimeType,
+			fileName: binary.fileName,
+			extension: binary.fileExtension,
+			base64: bytes.toString('base64'),
+		});
+	});
+	return messages.map(({ role, text, files }) => inputMessage(String(role ?? 'user'), text, files));
 }
 
 async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -95,10 +50,15 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 	if (instructions) body.instructions = instructions;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const reasoning: IDataObject = {};
-	for (const [option, value] of Object.entries(options)) {
-		if (value === '' || (Array.isArray(value) && !value.length)) continue;
-		if (OPTION_WIRE[option]) body[OPTION_WIRE[option]] = value;
-		else if (REASONING_WIRE[option]) reasoning[REASONING_WIRE[option]] = value;
+	for (const { name } of responseOptions.options) {
+		const value = options[name];
+		const wire = responseOptionWire(name);
+		if (value === undefined || name === 'conversation') continue;
+		if (READ_AS_JSON.includes(name)) {
+			body[wire] = readJsonParameter(ctx, `options.${name}`, RESPONSE_LABELS[wire], itemIndex) as IDataObject;
+		} else if (value === '' || (Array.isArray(value) && !value.length)) continue;
+		else if (wire.startsWith('reasoning.')) reasoning[wire.slice('reasoning.'.length)] = value;
+		else body[wire] = value;
 	}
 	if (Object.keys(reasoning).length) body.reasoning = reasoning;
 	if (typeof options.conversation === 'string' && options.conversation.trim()) {
@@ -107,66 +67,31 @@ async function readBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDat
 			? (readJsonParameter(ctx, 'options.conversation', 'Conversation', itemIndex) as IDataObject)
 			: text;
 	}
-	if (options.tools !== undefined)
-		body.tools = readJsonParameter(ctx, 'options.tools', 'Tools (JSON)', itemIndex) as IDataObject[];
-	if (options.moderation !== undefined) {
-		body[RESPONSE_WIRE.moderation] = readJsonParameter(
-			ctx,
-			'options.moderation',
-			'Moderation (JSON)',
-			itemIndex,
-		) as IDataObject;
-	}
 	return body;
 }
 
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const body = withAdditionalBody(await readBody(this, itemIndex), readAdditionalBody(this, itemIndex));
-	// Streaming into n8n's chat: with the Stream option left out the node streams by itself,
-	// unless Background is on (it answers before its text exists); with Stream off, it does not.
-	const chat = chatAnswer(this, itemIndex, runsAsTool(this));
-	if (chat.on && body.stream === undefined && body.background !== true) body.stream = true;
-	assertValid(node, responseBodySchema, body, RESPONSE_LABELS, itemIndex);
-	const { timeoutMs } = readRequestSettings(this, itemIndex);
-	const request = {
-		method: 'POST',
+	return await replyTo(this, itemIndex, body, {
 		path: PATH,
-		body,
-		kind: 'create',
-		timeoutMs,
-		itemIndex,
-	} as const;
-	const response = await chat.around(async (): Promise<IDataObject> => {
-		let result: IDataObject;
-		if (body.stream === true) {
-			const { body: stream } = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
-				...request,
-				responseType: 'stream',
-			});
-			chat.begin();
-			result = (await assembleStream(stream, new ResponseStreamAssembler(chat.text), {
-				node,
-				itemIndex,
-				timeoutMs,
-				what: 'The response stream failed',
-			})) as IDataObject;
-		} else {
-			result = (await gatewayRequest<IDataObject>(this, request)).body;
-		}
+		// A background response answers before its text exists.
+		mayStream: (sent) => sent.background !== true,
+		validate: (sent) => assertValid(node, responseBodySchema, sent, RESPONSE_LABELS, itemIndex),
+		assembler: (onText) => new ResponseStreamAssembler(onText),
+		streamFailed: 'The response stream failed',
 		// failed / incomplete / cancelled are not results: they fail the item (or become its error item).
-		const problem = responseProblem(result);
-		if (problem) {
+		check: (response) => {
+			const problem = responseProblem(response);
+			if (!problem) return;
 			throw new NodeOperationError(node, problem, {
 				itemIndex,
-				description: `Response ${String(result.id)}: ${JSON.stringify(result.error ?? result.incomplete_details ?? null)}`,
+				description: `Response ${String(response.id)}: ${JSON.stringify(response.error ?? response.incomplete_details ?? null)}`,
 			});
-		}
-		if (body.stream !== true) chat.text(String(simplifyResponse(result).output_text));
-		return result;
+		},
+		simplify: (response) => simplifyResponse(response) as IDataObject,
+		chatText: (response) => String(simplifyResponse(response).output_text),
 	});
-	const simplify = this.getNodeParameter('simplifyOutput', itemIndex, true) as boolean;
-	return [{ json: (simplify ? simplifyResponse(response) : response) as IDataObject }];
 }
 
 export const create: OperationModule = {

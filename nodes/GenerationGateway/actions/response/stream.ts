@@ -1,4 +1,5 @@
 import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
+import { isObject } from '../../../shared/validation';
 
 /**
  * Assembles the OpenAI Responses events of POST /v1/responses into the Response a
@@ -7,9 +8,6 @@ import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
  */
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 const SNAPSHOT = new Set(['response.created', 'response.in_progress', 'response.queued']);

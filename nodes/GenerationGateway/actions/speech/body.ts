@@ -11,7 +11,8 @@ import {
 	SPEECH_VOLUME,
 } from './wireNames';
 import type { SpeechFormat, SpeechStreamFormat } from './catalog';
-import { SPEECH_LABELS, isObject } from './schema';
+import { SPEECH_LABELS } from './schema';
+import { isObject } from '../../../shared/validation';
 
 /** The speech body from the form's values, without n8n; schema.ts checks the merged body. */
 

@@ -9,7 +9,7 @@ import {
 	SPEECH_SAMPLE_RATES,
 	speechCatalog,
 } from './catalog';
-import { additionalBodyField, scoped } from '../descriptions';
+import { additionalBodyField, modelListField, optionsCollection, scoped } from '../descriptions';
 
 /** The form of Speech → Synthesize; body.ts maps its names to the wire names. */
 
@@ -26,24 +26,11 @@ const voiceNotices: INodeProperties[] = speechCatalog.models.map((model) => ({
 }));
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Model',
-		name: 'model',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: firstModel },
-		required: true,
-		description:
-			'The speech model. "By ID" accepts any model ID or alias the gateway knows; an ID this node does not know is sent as typed.',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: speechCatalog.searchListMethod, searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. ' + firstModel },
-		],
-	},
+	modelListField(
+		speechCatalog.searchListMethod,
+		firstModel,
+		'The speech model. "By ID" accepts any model ID or alias the gateway knows; an ID this node does not know is sent as typed.',
+	),
 	...voiceNotices,
 	{
 		displayName: 'Text',
@@ -101,110 +88,103 @@ const properties: INodeProperties[] = [
 		description:
 			'Samples per second of the audio. Opus cannot use 22050 or 44100. Always sent, so that raw PCM output can say its rate.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Instructions',
-				name: 'instructions',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-				description: `Style instruction (tone, pace, accent), at most ${SPEECH_LIMITS.maxInstructionsChars} characters. Wins over Native Instruction when both are set.`,
-			},
-			{
-				displayName: 'Native Instruction',
-				name: 'nativeInstruction',
-				type: 'string',
-				default: '',
-				description: "The model's native style instruction. Instructions wins when both are set.",
-			},
-			{
-				displayName: 'Native Rate',
-				name: 'nativeRate',
-				type: 'number',
-				typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
-				default: 1,
-				description: "The model's native speaking rate, 0.5 to 2. Speed wins when both are set.",
-			},
-			{
-				displayName: 'Native Streaming Generation',
-				name: 'nativeStreaming',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether the model must generate in its native streaming mode. Stream Format still decides what the gateway returns.',
-			},
-			{
-				displayName: 'Other Numeric Members',
-				name: 'otherNumeric',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				description:
-					'Further numeric native members by name (the interface does not list them); sent in extra_body',
-				options: [
-					{
-						displayName: 'Member',
-						name: 'member',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-							{ displayName: 'Value', name: 'value', type: 'number', default: 0 },
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				description: 'The binary field the audio file is written to',
-			},
-			{
-				displayName: 'Seed',
-				name: 'seed',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 65535 },
-				default: 0,
-				description: 'Native seed, a whole number from 0 to 65535; the same seed repeats the same reading',
-			},
-			{
-				displayName: 'Send Voice As',
-				name: 'voiceAs',
-				type: 'options',
-				default: 'name',
-				options: [
-					{ name: 'Name', value: 'name', description: 'Sends the voice as text' },
-					{
-						name: 'Object With ID',
-						value: 'object',
-						description: 'Sends the voice as an object: its identifier member holds the name',
-					},
-				],
-			},
-			{
-				displayName: 'Speed',
-				name: 'speed',
-				type: 'number',
-				typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
-				default: 1,
-				description: 'Speaking speed, 0.5 to 2 (1 is normal). Wins over Native Rate when both are set.',
-			},
-			{
-				displayName: 'Volume',
-				name: 'volume',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 100 },
-				default: 50,
-				description: 'Native volume, a whole number from 0 to 100',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Instructions',
+			name: 'instructions',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			description: `Style instruction (tone, pace, accent), at most ${SPEECH_LIMITS.maxInstructionsChars} characters. Wins over Native Instruction when both are set.`,
+		},
+		{
+			displayName: 'Native Instruction',
+			name: 'nativeInstruction',
+			type: 'string',
+			default: '',
+			description: "The model's native style instruction. Instructions wins when both are set.",
+		},
+		{
+			displayName: 'Native Rate',
+			name: 'nativeRate',
+			type: 'number',
+			typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
+			default: 1,
+			description: "The model's native speaking rate, 0.5 to 2. Speed wins when both are set.",
+		},
+		{
+			displayName: 'Native Streaming Generation',
+			name: 'nativeStreaming',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the model must generate in its native streaming mode. Stream Format still decides what the gateway returns.',
+		},
+		{
+			displayName: 'Other Numeric Members',
+			name: 'otherNumeric',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description:
+				'Further numeric native members by name (the interface does not list them); sent in extra_body',
+			options: [
+				{
+					displayName: 'Member',
+					name: 'member',
+					values: [
+						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{ displayName: 'Value', name: 'value', type: 'number', default: 0 },
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			description: 'The binary field the audio file is written to',
+		},
+		{
+			displayName: 'Seed',
+			name: 'seed',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 65535 },
+			default: 0,
+			description: 'Native seed, a whole number from 0 to 65535; the same seed repeats the same reading',
+		},
+		{
+			displayName: 'Send Voice As',
+			name: 'voiceAs',
+			type: 'options',
+			default: 'name',
+			options: [
+				{ name: 'Name', value: 'name', description: 'Sends the voice as text' },
+				{
+					name: 'Object With ID',
+					value: 'object',
+					description: 'Sends the voice as an object: its identifier member holds the name',
+				},
+			],
+		},
+		{
+			displayName: 'Speed',
+			name: 'speed',
+			type: 'number',
+			typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
+			default: 1,
+			description: 'Speaking speed, 0.5 to 2 (1 is normal). Wins over Native Rate when both are set.',
+		},
+		{
+			displayName: 'Volume',
+			name: 'volume',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 100 },
+			default: 50,
+			description: 'Native volume, a whole number from 0 to 100',
+		},
+	]),
 	additionalBodyField,
 ];
 

@@ -13,7 +13,7 @@ import {
 	SPEECH_VOLUME,
 } from './wireNames';
 import type { SpeechFormat, SpeechFormatInfo, SpeechStreamFormat } from './catalog';
-import { charCount, tooManyChars } from '../../../shared/validation';
+import { charCount, isObject, tooManyChars } from '../../../shared/validation';
 import {
 	DEFAULT_SPEECH_FORMAT,
 	SPEECH_FORMAT_VALUES,
@@ -49,9 +49,6 @@ export const SPEECH_LABELS: Record<string, string> = {
 		SPEECH_EXTENSION_MEMBERS.map((name) => [name, `Additional Body Fields (JSON) ${name}`]),
 	),
 };
-
-export const isObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const between = (min: number, max: number, integer = false) =>
 	z

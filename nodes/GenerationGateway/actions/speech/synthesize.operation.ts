@@ -9,6 +9,7 @@ import { buildSpeechBody, mergeAdditionalSpeechBody, otherNumericProblem } from 
 import { SPEECH_LABELS, effectiveSpeechOutput, speechBodySchema } from './schema';
 import type { SpeechUsage } from './stream';
 import { readSpeechStream } from './stream';
+import { headerValue } from '../../../shared/errors';
 import { gatewayRequest } from '../../../shared/transport';
 import { readModelForm } from '../../../shared/modelFields';
 import { assertValid, refusal } from '../../../shared/validation';
@@ -56,11 +57,6 @@ function readForm(ctx: IExecuteFunctions, itemIndex: number): SpeechFormValues {
 	};
 }
 
-function contentTypeOf(headers: Record<string, unknown>): string {
-	const value = headers['content-type'];
-	return String(Array.isArray(value) ? value[0] : (value ?? '')).toLowerCase();
-}
-
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const values = readForm(this, itemIndex);
@@ -80,7 +76,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 			timeoutMs,
 			itemIndex,
 		});
-		const contentType = contentTypeOf(response.headers);
+		const contentType = (headerValue(response.headers, 'content-type') ?? '').toLowerCase();
 		if (contentType && !contentType.startsWith('text/event-stream')) {
 			throw new NodeOperationError(
 				node,
@@ -100,7 +96,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 			timeoutMs,
 			itemIndex,
 		});
-		const contentType = contentTypeOf(response.headers);
+		const contentType = (headerValue(response.headers, 'content-type') ?? '').toLowerCase();
 		if (/^(application\/json|text\/)/.test(contentType)) {
 			// A 200 that carries text is not audio; say what came instead of saving it as a file.
 			throw new NodeOperationError(node, `The gateway answered with ${contentType} instead of audio`, {
