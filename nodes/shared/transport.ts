@@ -122,7 +122,8 @@ async function credentialFor(ctx: GatewayContext, credential: string, now: numbe
 	const key = webhookHoldKey(ctx, credential);
 	const kept = key === undefined ? undefined : heldForWebhooks.get(key);
 	if (kept && now - kept.since < WEBHOOK_HOLD_MS) {
-		held = kept.held;
+		// A shared load that failed is no verdict on this request: it loads on its own.
+		held = kept.held.catch(async () => await loadCredential(ctx, credential, now));
 	} else {
 		held = loadCredential(ctx, credential, now);
 		void held.then((loaded) => warnIfPlainHttp(ctx, loaded.baseUrl)).catch(() => undefined);

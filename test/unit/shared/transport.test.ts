@@ -489,3 +489,81 @@ describe('gatewayRequest: a streamed answer silent past Request Timeout', () => 
 		expect(body.destroyed).toBe(true);
 	});
 });
+
+describe('credentials in webhook requests (callbacks)', () => {
+	/** A webhook request's context: its own object each time, the same workflow, node and credential. */
+	function webhookContext(loads: { count: number; fail?: number; token?: string }, answers: number[] = []) {
+		const sent: Array<{ token: unknown }> = [];
+		const ctx = {
+			getNode: () => ({
+				...node,
+				id: 'node-1',
+				credentials: { generationGatewayBearerApi: { id: 'c1', name: 'Gateway' } },
+			}),
+			getWorkflow: () => ({ id: 'wf-credentials' }),
+			getRequestObject: () => ({}),
+			getCredentials: async () => {
+				loads.count++;
+				if (loads.fail && loads.fail-- > 0) throw new Error('Database is not ready');
+				return { baseUrl: 'https://gateway.test', token: loads.token ?? 'first' };
+			},
+			helpers: {
+				async httpRequestWithAuthentication(
+					_credential: string,
+					_request: IHttpRequestOptions,
+					extra?: { credentialsDecrypted?: { data: { token?: unknown } } },
+				) {
+					sent.push({ token: extra?.credentialsDecrypted?.data.token });
+					return { statusCode: answers.shift() ?? 200, headers: {}, body: { ok: true } };
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { ctx, sent };
+	}
+	const READ_TASK: GatewayRequest = { method: 'GET', path: '/v1/videos/v1', kind: 'read', timeoutMs: 1000 };
+
+	it('20 requests arriving together load the credential once and send it already decrypted', async () => {
+		const loads = { count: 0 };
+		const requests = Array.from({ length: 20 }, () => webhookContext(loads));
+		await Promise.all(requests.map(async ({ ctx }) => await gatewayRequest(ctx, READ_TASK, new FakeClock())));
+		expect(loads.count).toBe(1);
+		expect(requests.flatMap(({ sent }) => sent)).toEqual(
+			Array.from({ length: 20 }, () => ({ token: 'first' })),
+		);
+	});
+
+	it('a shared load that fails is retried by each request on its own, not failed for all', async () => {
+		const loads = { count: 0, fail: 1 };
+		const clock = new FakeClock(5_000_000);
+		const requests = Array.from({ length: 3 }, () => webhookContext(loads));
+		const results = await Promise.allSettled(
+			requests.map(async ({ ctx }) => await gatewayRequest(ctx, READ_TASK, clock)),
+		);
+		expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+		expect(loads.count).toBe(3);
+	});
+
+	it('a kept credential the gateway refuses (401) is loaded again and the read sent again when it changed', async () => {
+		const loads = { count: 0, token: 'old' };
+		const clock = new FakeClock(9_000_000);
+		await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+		loads.token = 'new';
+		clock.time += 1_000;
+		const second = webhookContext(loads, [401]);
+		await gatewayRequest(second.ctx, READ_TASK, clock);
+		expect(second.sent).toEqual([{ token: 'old' }, { token: 'new' }]);
+		expect(loads.count).toBe(2);
+	});
+
+	it('a credential is kept for a minute, then loaded again', async () => {
+		const loads = { count: 0 };
+		const clock = new FakeClock(20_000_000);
+		await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+		clock.time += 59_000;
+		await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+		expect(loads.count).toBe(1);
+		clock.time += 2_000;
+		await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+		expect(loads.count).toBe(2);
+	});
+});
