@@ -19,6 +19,7 @@ import {
 	exampleFiles,
 	loadWorkflow,
 	PACKAGE,
+	credentialName,
 	withCredentials,
 	type Context,
 	type Workflow,
@@ -385,7 +386,7 @@ async function triggerForm(ctx: Context, page: Page): Promise<void> {
 		'trigger: the credential comes first, then Confirm With the Gateway, Secret, Statuses',
 		JSON.stringify(form.order) ===
 			JSON.stringify([credential, 'Confirm With the Gateway', 'Secret', 'Statuses']) &&
-			form.credential?.value === 'Simulator (generationGatewayBearerApi)',
+			form.credential?.value === credentialName('generationGatewayBearerApi'),
 		form.order,
 	);
 	checks.note(`trigger form, top to bottom: ${form.order.join(' | ')}`);
@@ -525,7 +526,7 @@ export async function runBrowser(ctx: Context): Promise<void> {
 					checks.ok(
 						`${name} / ${node.name}: one credential field, showing the ${type} credential, offering only that type`,
 						form.labels.filter((l) => l.startsWith('Credential')).length === 1 &&
-							form.credential?.value === `Simulator (${type})` &&
+							form.credential?.value === credentialName(type) &&
 							form.credential.offered.length === 1,
 						form.credential,
 					);
@@ -552,7 +553,7 @@ export async function runBrowser(ctx: Context): Promise<void> {
 				writeFileSync(join(shotsDir, `form-${state.name}.json`), JSON.stringify(form, null, 2));
 				checks.ok(
 					`${state.name}: the credential field shows the bearer credential`,
-					form.credential?.value === 'Simulator (generationGatewayBearerApi)',
+					form.credential?.value === credentialName('generationGatewayBearerApi'),
 					form.credential,
 				);
 				state.check(form, (name, condition, detail) =>

@@ -57,11 +57,21 @@ export function loadWorkflow(file: string): Workflow {
 	return JSON.parse(readFileSync(file, 'utf8')) as Workflow;
 }
 
+/** The name each credential type gets here, as a user would name it (the README's pictures show it). */
+export function credentialName(type: string): string {
+	const names: Record<string, string> = {
+		generationGatewayBearerApi: 'Generation Gateway account',
+		generationGatewayApiKeyApi: 'Generation Gateway API key',
+		generationGatewayNativeKeyApi: 'Generation Gateway native key',
+	};
+	return names[type] ?? type;
+}
+
 /** Creates one credential of each type, pointing at the simulator. */
 export async function createCredentials(n8n: N8n, sim: Simulator): Promise<Record<string, string>> {
 	const ids: Record<string, string> = {};
 	for (const [type, data] of Object.entries(sim.credentials())) {
-		ids[type] = await n8n.createCredential(type, `Simulator (${type})`, data);
+		ids[type] = await n8n.createCredential(type, credentialName(type), data);
 	}
 	return ids;
 }
@@ -71,7 +81,7 @@ export function withCredentials(workflow: Workflow, ids: Record<string, string>)
 	const copy = JSON.parse(JSON.stringify(workflow)) as Workflow;
 	for (const node of copy.nodes) {
 		for (const type of Object.keys(node.credentials ?? {})) {
-			node.credentials![type] = { id: ids[type], name: `Simulator (${type})` };
+			node.credentials![type] = { id: ids[type], name: credentialName(type) };
 		}
 	}
 	return copy;
