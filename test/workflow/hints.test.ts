@@ -241,7 +241,8 @@ describe("hint: the callback wait's task list did not fit in the execution's cus
 		expect(hintsOf(result, VIDEO_NODE)).toEqual([]);
 	});
 
-	it('10 entries set by an earlier node: no room at all, polled, and the hint says so', async () => {
+	it('10 entries set by an earlier node: no room at all, polled from the start, and the hint says so', async () => {
+		const creates = sim.requestsTo('/v1/videos', 'POST').length;
 		const result = await runWorkflow(filledWorkflow(10, {}), {
 			credentials: sim.credentials(),
 			input: promptItems(['clip [after:200]']),
@@ -249,6 +250,12 @@ describe("hint: the callback wait's task list did not fit in the execution's cus
 		});
 		expect(result.status).toBe('success');
 		expect(hintsOf(result, VIDEO_NODE)).toEqual([customDataFullHint(1, 0)]);
+		// Decided before the create: no callback address was sent for a wait that could not be kept.
+		const sent = sim.requestsTo('/v1/videos', 'POST').slice(creates);
+		expect(sent.map((request) => (request.body as { callback_url?: string }).callback_url)).toEqual([
+			undefined,
+		]);
+		expect(result.output(VIDEO_NODE)[0].json.waitInfo).toMatchObject({ mode: 'polling' });
 	});
 });
 

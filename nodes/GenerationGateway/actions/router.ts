@@ -53,7 +53,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	// A tool call cannot put the execution to wait: Create and Wait polls, and errors become readable items.
 	const asTool = runsAsTool(this);
-	const plan = module.plan?.(this, { asTool });
+	const plan = await module.plan?.(this, { asTool });
 	const { maxConcurrency } = readRequestSettings(this, 0);
 	const continueOnFail = asTool || this.continueOnFail();
 

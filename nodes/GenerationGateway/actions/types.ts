@@ -29,7 +29,7 @@ export interface OperationModule<Plan = unknown> {
 	 * information (Create and Wait: the way of waiting); `execute` and
 	 * `settle` are given it.
 	 */
-	plan?(ctx: IExecuteFunctions, run: RunInfo): Plan;
+	plan?(ctx: IExecuteFunctions, run: RunInfo): Plan | Promise<Plan>;
 	execute(this: IExecuteFunctions, itemIndex: number, plan: Plan): Promise<INodeExecutionData[]>;
 	/**
 	 * Optional check of one item, run by the router for every item before any

@@ -256,13 +256,15 @@ describe("the execution's custom data (callback mode)", () => {
 
 	it('without custom data, callback mode is not chosen: polling, with the reason', () => {
 		const url = 'https://n8n.example/webhook-waiting/1';
-		expect(decideWaitMode('auto', url, true)).toMatchObject({ mode: 'callback' });
-		expect(decideWaitMode('callback', url, false)).toEqual({
+		expect(decideWaitMode({ setting: 'auto', resumeUrl: url, room: 'customData', tasks: 1 })).toMatchObject({
+			mode: 'callback',
+		});
+		expect(decideWaitMode({ setting: 'callback', resumeUrl: url, room: 'none', tasks: 1 })).toEqual({
 			mode: 'polling',
 			reason: NO_CUSTOM_DATA,
 			fallback: NO_CUSTOM_DATA,
 		});
-		expect(decideWaitMode('polling', url, false)).toEqual({
+		expect(decideWaitMode({ setting: 'polling', resumeUrl: url, room: 'none', tasks: 1 })).toEqual({
 			mode: 'polling',
 			reason: 'Wait Mode is Polling',
 		});

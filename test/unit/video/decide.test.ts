@@ -25,7 +25,7 @@ describe('decideWaitMode', () => {
 		['polling', https, 1, 'polling', /^Wait Mode is Polling$/],
 		['polling', https, 1000, 'polling', /^Wait Mode is Polling$/],
 	])('%s with %s, %i tasks: %s', (setting, url, tasks, mode, reason) => {
-		const decision = decideWaitMode(setting, url, true, tasks);
+		const decision = decideWaitMode({ setting: setting, resumeUrl: url, room: 'customData', tasks: tasks });
 		expect(decision.mode).toBe(mode);
 		expect(decision.reason).toMatch(reason);
 		// Only a wait that could not be what was asked for is a fallback.
@@ -35,7 +35,15 @@ describe('decideWaitMode', () => {
 	it.each(['auto', 'callback', undefined])(
 		'a tool call polls (%s): it cannot put its execution to wait',
 		(setting) => {
-			expect(decideWaitMode(setting, 'https://x/', true, 1, true)).toEqual({
+			expect(
+				decideWaitMode({
+					setting: setting,
+					resumeUrl: 'https://x/',
+					room: 'customData',
+					tasks: 1,
+					asTool: true,
+				}),
+			).toEqual({
 				mode: 'polling',
 				reason: 'a tool call of an AI agent cannot put the execution to wait',
 			});
@@ -43,7 +51,14 @@ describe('decideWaitMode', () => {
 	);
 
 	it('a callback wait carries the resume URL its creates send', () => {
-		expect(decideWaitMode('callback', 'https://x/w/1?signature=s', true, 1)).toMatchObject({
+		expect(
+			decideWaitMode({
+				setting: 'callback',
+				resumeUrl: 'https://x/w/1?signature=s',
+				room: 'customData',
+				tasks: 1,
+			}),
+		).toMatchObject({
 			mode: 'callback',
 			resumeUrl: 'https://x/w/1?signature=s',
 		});
@@ -56,12 +71,12 @@ describe('decideWaitMode', () => {
 	])(
 		'falls back to polling for an http resume URL (%s, %i tasks), naming it without its token',
 		(setting, tasks) => {
-			const decision = decideWaitMode(
-				setting,
-				'http://localhost:5678/webhook-waiting/7?signature=secret',
-				true,
-				tasks,
-			);
+			const decision = decideWaitMode({
+				setting: setting,
+				resumeUrl: 'http://localhost:5678/webhook-waiting/7?signature=secret',
+				room: 'customData',
+				tasks: tasks,
+			});
 			expect(decision.mode).toBe('polling');
 			expect(decision.fallback).toContain('(http://localhost:5678/webhook-waiting/7)');
 			expect(decision.fallback).not.toContain('secret');
@@ -71,7 +86,7 @@ describe('decideWaitMode', () => {
 
 	it('falls back to polling where n8n keeps no custom data, whatever the setting', () => {
 		for (const setting of ['auto', 'callback']) {
-			const decision = decideWaitMode(setting, 'https://x/', false, 1);
+			const decision = decideWaitMode({ setting: setting, resumeUrl: 'https://x/', room: 'none', tasks: 1 });
 			expect(decision).toEqual({
 				mode: 'polling',
 				reason: decision.fallback,
@@ -79,4 +94,29 @@ describe('decideWaitMode', () => {
 			});
 		}
 	});
+
+	it.each([
+		['callback', 1],
+		['callback', 300],
+		['auto', 3],
+	])(
+		'a task list with no room anywhere (%s, %i tasks) polls from the start, saying why',
+		(setting, tasks) => {
+			const decision = decideWaitMode({ setting, resumeUrl: 'https://x/', room: 'full', tasks });
+			expect(decision).toEqual({
+				mode: 'polling',
+				reason: decision.fallback,
+				fallback: `the task list of ${tasks} items fits neither in the execution's custom data (n8n keeps at most 10 entries of 512 characters) nor in n8n's binary data store`,
+			});
+		},
+	);
+
+	it.each<['customData' | 'file']>([['customData'], ['file']])(
+		'a task list with room (%s) waits by callback',
+		(room) => {
+			expect(decideWaitMode({ setting: 'callback', resumeUrl: 'https://x/', room, tasks: 300 }).mode).toBe(
+				'callback',
+			);
+		},
+	);
 });

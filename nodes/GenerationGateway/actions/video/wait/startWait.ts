@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../../../shared/concurrency';
 import { gatewayFailureOf } from '../../../../shared/errors';
@@ -8,17 +9,16 @@ import type { DeliveryVerdict, PostAnswer } from '../../../../shared/watch';
 import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../shared/watch';
 import { isTerminalStatus, readTask } from '../../../../shared/videoTask';
 import { readRequestSettings } from '../../descriptions';
-import { addHints, customDataFullHint } from '../../hints';
 import { errorJson } from '../../itemErrors';
 import type { ItemResult } from '../../types';
 import { readWaitDeadlineMs } from '../options';
 import { finishAll } from './finish';
 import { calledBackInfo, waitingInfo } from './waitInfo';
-import { limitText, pickUpAdvice, settleByPolling } from './pollingWait';
+import { limitText, pickUpAdvice } from './pollingWait';
 import type { WaitMemory } from './memory';
 import { claimHolds, memoryOf, rememberFinals } from './memory';
 import type { CallbackState, TaskSlot } from './state';
-import { encodeState, encodeStoredState, fittingItems, slotsFit, stateKeyPrefix, stateText } from './state';
+import { encodeState, encodeStoredState, slotsFit, stateKeyPrefix, stateText } from './state';
 
 /**
  * The execute side of a callback wait: once every item's task was created
@@ -29,9 +29,10 @@ import { encodeState, encodeStoredState, fittingItems, slotsFit, stateKeyPrefix,
  */
 
 /**
- * Keeps the task list where the waiting execution finds it again: in its
- * custom data when it fits there, else as a file in n8n's binary data store
- * with the file's id in custom data. False when neither holds it.
+ * Keeps the task list where the plan found room for it before the creates:
+ * in the execution's custom data, or as a file in n8n's binary data store
+ * with the file's id in custom data (also when the ids came out longer than
+ * planned). False when neither holds it after all.
  */
 async function keepState(ctx: IExecuteFunctions, prefix: string, state: CallbackState): Promise<boolean> {
 	const customData = executionCustomDataOf(ctx);
@@ -79,11 +80,10 @@ export async function settleByCallback(
 	};
 	const prefix = stateKeyPrefix(ctx.getNode().id);
 	if (!(await keepState(ctx, prefix, state))) {
-		// The tasks exist already and their callbacks would find no waiting execution: they are polled.
-		const unkept = `the task list of ${state.slots.length} items fits neither in the execution's custom data (n8n keeps at most 10 entries of 512 characters) nor in n8n's binary data store`;
-		const fitting = fittingItems(prefix, state, executionCustomDataOf(ctx)?.getAll() ?? {});
-		addHints(ctx, customDataFullHint(state.slots.length, Math.min(fitting, state.slots.length - 1)));
-		return await settleByPolling(ctx, results, { readFirst: false, reason: unkept, fallback: unkept });
+		// Room was found before the creates; should it be gone now, every task is named, not lost.
+		return results.map((result, item) =>
+			'error' in result ? result : { error: unkeptError(ctx, item, String(result.output[0].json.id ?? '')) },
+		);
 	}
 
 	// A task may finish before n8n has saved the execution as waiting (its callback then gets
@@ -201,4 +201,12 @@ function watchWait(
 		deliver: async (records) => await postToN8n(ctx, resumeUrl, records[records.length - 1], resumeVerdict),
 		log: watchLog(ctx),
 	});
+}
+
+function unkeptError(ctx: IExecuteFunctions, itemIndex: number, taskId: string): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Video task ${taskId} was created, but n8n did not keep the wait's task list, so the execution cannot wait for its callback`,
+		{ itemIndex, description: `The task runs at the gateway: ${pickUpAdvice(taskId)}` },
+	);
 }
