@@ -49,7 +49,7 @@ export interface Watch {
 	deliver(records: IDataObject[]): Promise<DeliveryVerdict>;
 	/** Told of each final record the watch read itself. */
 	onFinal?(record: IDataObject): void;
-	/** Where the watch says what it did: its first failed read, and each post with n8n's answer. */
+	/** Where the watch says that a read failed (the first time; each post is logged by postToN8n). */
 	log?(level: 'info' | 'warn', message: string): void;
 }
 
@@ -57,8 +57,8 @@ export interface Watch {
 export type WatchEnd = 'delivered' | 'posted' | 'deadline';
 
 /** Per process: reads and deliveries of every watch share these, so the watches' news never comes as a burst. */
-export const WATCH_READS_AT_ONCE = 8;
-export const WATCH_DELIVERIES_AT_ONCE = 4;
+const WATCH_READS_AT_ONCE = 8;
+const WATCH_DELIVERIES_AT_ONCE = 4;
 
 export interface WatchSlots {
 	reads: Limiter;
@@ -118,12 +118,12 @@ export async function watchTasks(
 }
 
 /** Starts a watch in the background of the process: the caller goes on and the watch ends by itself. */
-export function startWatch(watch: Watch, clock: Clock = systemClock): void {
-	void watchTasks(watch, clock);
+export function startWatch(watch: Watch): void {
+	void watchTasks(watch);
 }
 
 /** A delivery waits this long for n8n's answer: n8n drops a request whose sender hung up before it read the body. */
-export const DELIVERY_TIMEOUT_MS = 60_000;
+const DELIVERY_TIMEOUT_MS = 60_000;
 
 export interface PostAnswer {
 	/** 0: no answer (refused connection, timeout). */
