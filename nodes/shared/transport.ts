@@ -391,10 +391,16 @@ export async function gatewayRequest<T = unknown>(
 			networkError = error;
 		}
 
-		// A credential kept from before this request failed: if it has changed since, a read is sent
-		// again with the new one, and so is a create the gateway refused (401/403: not processed).
+		// A credential kept from another request, or for over a minute (a watch), failed: if it has
+		// changed since, a read is sent again with the new one, and so is a create the gateway
+		// refused (401/403: not processed).
 		const failed = !response || response.statusCode < 200 || response.statusCode >= 300;
-		if (failed && held.loadedAt < requestedAt) {
+		const keptLong = requestedAt - held.loadedAt >= WEBHOOK_HOLD_MS;
+		if (
+			failed &&
+			held.loadedAt < requestedAt &&
+			(keptLong || webhookHoldKey(ctx, credential) !== undefined)
+		) {
 			const kept = held;
 			forgetCredential(ctx, credential);
 			held = await credentialFor(ctx, credential, clock.now());
