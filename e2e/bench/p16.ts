@@ -298,9 +298,11 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	});
 	const hook = (to: string) => route(`${n8n.url}/webhook/${to}`);
 	const triggerUrl = `${n8n.url}/webhook/${hookId}/video-task?secret=${TRIGGER_KEY}`;
+	// The address Video → Create sends, as a user gives it: the public one, behind which the balancer
+	// sends it to a webhook process (the package's own posts go there too; the simulator's go round).
 	const creator =
 		row.way === 'trigger-create'
-			? await started.importWorkflow(creatorOf(`${path}-create`, randomUUID(), triggerUrl), {
+			? await started.importWorkflow(creatorOf(`${path}-create`, randomUUID(), route(triggerUrl)), {
 					activate: true,
 				})
 			: undefined;
