@@ -5,7 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../harness';
 import { runWorkflow, until } from '../harness';
 import { callWebhook } from '../harness/resume';
 import { useVirtualTime } from '../harness/virtual-time';
@@ -15,7 +14,7 @@ import { startHttpsReceiver } from '../simulator/video/https';
 import type { SecondCallbacks } from '../simulator/video/tasks';
 import { videoTasks } from '../simulator/video/tasks';
 
-import { SECRET, TRIGGER, triggerWorkflow } from './trigger-workflow';
+import { SECRET, TRIGGER, createWithCallback, triggerWorkflow } from './trigger-workflow';
 
 useVirtualTime();
 
@@ -169,39 +168,9 @@ describe('Generation Gateway Trigger (webhook)', () => {
 		});
 		try {
 			const callbackUrl = `${receiver.url}/webhook/hook-1/video-task?secret=${SECRET}`;
-			const create = await runWorkflow(
-				{
-					name: 'create',
-					nodes: [
-						{
-							id: 's',
-							name: 'Start',
-							type: 'n8n-nodes-base.manualTrigger',
-							typeVersion: 1,
-							position: [0, 0],
-							parameters: {},
-						},
-						{
-							id: 'c',
-							name: 'Create',
-							type: 'n8n-nodes-generation-gateway.generationGateway',
-							typeVersion: 1,
-							position: [200, 0],
-							parameters: {
-								resource: 'video',
-								operation: 'create',
-								model: { __rl: true, mode: 'id', value: 'vidC-1.1' },
-								prompt: 'waves [after:300]',
-								duration: 3,
-								videoOptions: { callbackUrl },
-							},
-							credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-						},
-					],
-					connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
-				} as WorkflowJson,
-				{ credentials: sim.credentials() },
-			);
+			const create = await runWorkflow(createWithCallback('waves [after:300]', callbackUrl), {
+				credentials: sim.credentials(),
+			});
 			const id = String(create.output('Create')[0].json.id);
 			const mine = () => videoTasks(sim).deliveries.filter((d) => d.id === id);
 			// The simulator logs a delivery once its answer is read: the final one comes last.

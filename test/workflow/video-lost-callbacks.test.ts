@@ -18,7 +18,7 @@ import { startHttpsReceiver } from '../simulator/video/https';
 import type { SimTask } from '../simulator/video/tasks';
 import { videoTasks } from '../simulator/video/tasks';
 
-import { SECRET, TRIGGER, triggerWorkflow } from './trigger-workflow';
+import { SECRET, TRIGGER, createWithCallback, triggerWorkflow } from './trigger-workflow';
 import { VIDEO_NODE, promptItems, videoCallbackWorkflow } from './video-callback-workflow';
 
 useVirtualTime();
@@ -200,39 +200,9 @@ describe('Video → Create with the trigger as its callback address: the final c
 	}
 
 	async function create(prompt: string, callbackUrl: string): Promise<string> {
-		const run = await runWorkflow(
-			{
-				name: 'create',
-				nodes: [
-					{
-						id: 's',
-						name: 'Start',
-						type: 'n8n-nodes-base.manualTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
-					{
-						id: 'c',
-						name: 'Create',
-						type: 'n8n-nodes-generation-gateway.generationGateway',
-						typeVersion: 1,
-						position: [200, 0],
-						parameters: {
-							resource: 'video',
-							operation: 'create',
-							model: { __rl: true, mode: 'id', value: 'vidC-1.1' },
-							prompt,
-							duration: 3,
-							videoOptions: { callbackUrl },
-						},
-						credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-					},
-				],
-				connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
-			} as WorkflowJson,
-			{ credentials: sim.credentials() },
-		);
+		const run = await runWorkflow(createWithCallback(prompt, callbackUrl), {
+			credentials: sim.credentials(),
+		});
 		expect(run.status).toBe('success');
 		return String(run.output('Create')[0].json.id);
 	}
