@@ -543,6 +543,13 @@ describe('the README and the manual speak to a user', () => {
 		expect(readme.indexOf('</table>')).toBeLessThan(readme.indexOf('## Install'));
 	});
 
+	it('the README keeps the fresh-machine commands: the package in n8n, the demo, the tests', () => {
+		const readme = read('README.md');
+		for (const command of ['./scripts/run n8n', './scripts/run demo', './scripts/run test']) {
+			expect(readme).toContain(`\`${command}\``);
+		}
+	});
+
 	it('waiting-and-callbacks.md is at most 200 lines', () => {
 		expect(read('docs/waiting-and-callbacks.md').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
 	});
