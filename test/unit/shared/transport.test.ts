@@ -555,6 +555,18 @@ describe('credentials in webhook requests (callbacks)', () => {
 		expect(loads.count).toBe(2);
 	});
 
+	it("an execution's failed request does not load its credential again (it was loaded moments ago)", async () => {
+		const loads = { count: 0 };
+		const { ctx } = webhookContext(loads, [200, 500]);
+		const execution = { ...ctx, getRequestObject: undefined } as unknown as IExecuteFunctions;
+		delete (execution as { getRequestObject?: unknown }).getRequestObject;
+		const clock = new FakeClock(30_000_000);
+		await gatewayRequest(execution, READ_TASK, clock);
+		clock.time += 1_000;
+		await expect(gatewayRequest(execution, { ...READ_TASK, attempts: 1 }, clock)).rejects.toThrow();
+		expect(loads.count).toBe(1);
+	});
+
 	it('a credential is kept for a minute, then loaded again', async () => {
 		const loads = { count: 0 };
 		const clock = new FakeClock(20_000_000);

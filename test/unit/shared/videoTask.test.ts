@@ -1,4 +1,4 @@
-import { readCallbackBody, secretMatches } from '../../../nodes/shared/videoTask';
+import { isTriggerAddress, readCallbackBody, secretMatches } from '../../../nodes/shared/videoTask';
 
 describe('secretMatches', () => {
 	it.each([
@@ -32,5 +32,20 @@ describe('readCallbackBody', () => {
 	])('refuses %s', (_name, body, problem) => {
 		const verdict = readCallbackBody(body);
 		expect('problem' in verdict && verdict.problem).toContain(problem);
+	});
+});
+
+describe('isTriggerAddress: a Video → Create whose callback goes to a Generation Gateway Trigger', () => {
+	it.each<[unknown, boolean]>([
+		['https://n8n.example.com/webhook/6f1c/video-task?secret=s3cr3t', true],
+		['https://n8n.example.com/webhook-test/6f1c/video-task/?secret=s3cr3t', true],
+		['https://n8n.example.com/webhook/6f1c/video-task', false],
+		['http://n8n.example.com/webhook/6f1c/video-task?secret=s3cr3t', false],
+		['https://n8n.example.com/webhook/6f1c/other?secret=s3cr3t', false],
+		['https://n8n.example.com/webhook/6f1c/my-video-task?secret=s3cr3t', false],
+		['not a url', false],
+		[undefined, false],
+	])('%s: %s', (url, expected) => {
+		expect(isTriggerAddress(url)).toBe(expected);
 	});
 });
