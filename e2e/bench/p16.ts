@@ -32,7 +32,7 @@ import { http } from '../src/http';
 import type { N8n } from '../src/n8n';
 import { sleep } from '../src/proc';
 import { startN8n, type PackagedN8n, type PartInput } from '../src/start';
-import { PACKAGE, createAndWaitNode, holdTaskEnds, type Workflow } from '../src/workflows';
+import { PACKAGE, createAndWaitNode, createVideoNode, holdTaskEnds, type Workflow } from '../src/workflows';
 import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
 
 type Way = 'wait' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook';
@@ -202,24 +202,7 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 function creatorOf(path: string, hookId: string, triggerUrl: string): Workflow {
 	return {
 		name: `P16 ${path} creator`,
-		nodes: [
-			webhookNode(path, hookId),
-			{
-				name: 'Create Video',
-				type: `${PACKAGE}.generationGateway`,
-				typeVersion: 1,
-				position: [300, 0],
-				parameters: {
-					resource: 'video',
-					operation: 'create',
-					model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-					prompt: '={{ $json.body.prompt }}',
-					duration: 5,
-					videoOptions: { callbackUrl: triggerUrl },
-				},
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
-			},
-		],
+		nodes: [webhookNode(path, hookId), createVideoNode('={{ $json.body.prompt }}', triggerUrl, [300, 0])],
 		connections: chain('Start', 'Create Video'),
 	} as Workflow;
 }

@@ -17,7 +17,7 @@ import type { ExecutionRecord } from './n8n';
 import { outputOf } from './n8n';
 import { sleep, waitFor } from './proc';
 import type { Context, Workflow } from './workflows';
-import { PACKAGE, TRIGGER_TYPE, callbackWaitOf, withCredentials } from './workflows';
+import { TRIGGER_TYPE, callbackWaitOf, createVideoNode, withCredentials } from './workflows';
 
 const FINAL = ['completed', 'failed', 'cancelled', 'expired'];
 const NOWHERE = 'https://127.0.0.1:1/lost';
@@ -84,21 +84,7 @@ function createWorkflow(ids: Record<string, string>, prompt: string, callbackUrl
 					position: [0, 0],
 					parameters: {},
 				},
-				{
-					name: 'Create Video',
-					type: `${PACKAGE}.generationGateway`,
-					typeVersion: 1,
-					position: [200, 0],
-					parameters: {
-						resource: 'video',
-						operation: 'create',
-						model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
-						prompt,
-						duration: 5,
-						videoOptions: { callbackUrl },
-					},
-					credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
-				},
+				createVideoNode(prompt, callbackUrl),
 			],
 			connections: { Start: { main: [[{ node: 'Create Video', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },

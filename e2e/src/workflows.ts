@@ -342,6 +342,29 @@ export function createAndWaitNode(
 	};
 }
 
+/** Video → Create (vidA-2.5, 5 s) named `Create Video`, its task calling `callbackUrl` back. */
+export function createVideoNode(
+	prompt: string,
+	callbackUrl: string,
+	position = [200, 0],
+): Workflow['nodes'][number] {
+	return {
+		name: 'Create Video',
+		type: `${PACKAGE}.generationGateway`,
+		typeVersion: 1,
+		position,
+		parameters: {
+			resource: 'video',
+			operation: 'create',
+			model: { __rl: true, mode: 'list', value: 'vidA-2.5' },
+			prompt,
+			duration: 5,
+			videoOptions: { callbackUrl },
+		},
+		credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+	};
+}
+
 /** Manual trigger -> `items` prompts as items -> Create and Wait in callback mode (download on). */
 export function callbackWorkflow(
 	ids: Record<string, string>,
