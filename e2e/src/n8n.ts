@@ -253,20 +253,34 @@ export class N8n {
 		return created.id;
 	}
 
+	/**
+	 * Saving and activating workflows one at a time, as an editor user does: n8n 1.x on SQLite breaks two
+	 * saves at once ("no such savepoint"), and leaves its connection broken for the saves after.
+	 */
+	private edits: Promise<unknown> = Promise.resolve();
+
+	private oneEditAtATime<T>(edit: () => Promise<T>): Promise<T> {
+		const next = this.edits.then(edit, edit);
+		this.edits = next.catch(() => undefined);
+		return next;
+	}
+
 	async createWorkflow(workflow: Record<string, unknown>): Promise<{ id: string; versionId: string }> {
-		const { id, versionId } = await this.rest<{ id: string; versionId: string }>('POST', '/workflows', {
-			name: workflow.name,
-			nodes: workflow.nodes,
-			connections: workflow.connections,
-			settings: workflow.settings ?? { executionOrder: 'v1' },
-			pinData: workflow.pinData ?? {},
-			active: false,
-		});
+		const { id, versionId } = await this.oneEditAtATime(() =>
+			this.rest<{ id: string; versionId: string }>('POST', '/workflows', {
+				name: workflow.name,
+				nodes: workflow.nodes,
+				connections: workflow.connections,
+				settings: workflow.settings ?? { executionOrder: 'v1' },
+				pinData: workflow.pinData ?? {},
+				active: false,
+			}),
+		);
 		return { id, versionId };
 	}
 
 	async activate(id: string, versionId: string): Promise<void> {
-		await this.rest('POST', `/workflows/${id}/activate`, { versionId });
+		await this.oneEditAtATime(() => this.rest('POST', `/workflows/${id}/activate`, { versionId }));
 	}
 
 	/** A manual run from a trigger, as the editor's "Execute workflow" button. */
