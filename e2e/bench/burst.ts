@@ -29,7 +29,7 @@ import { outputOf, type ExecutionRecord, type N8n } from '../src/n8n';
 import { waitFor } from '../src/proc';
 import { QUEUE_DB_POOL_SIZE, startN8n, type PackagedN8n, type PartInput } from '../src/start';
 import { drainCallbacks, listedStatus, ms, probeApi, quantile, report } from './measure';
-import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/wait/decide';
+import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/options';
 import {
 	PACKAGE,
 	countEach,

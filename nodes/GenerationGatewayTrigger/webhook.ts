@@ -1,11 +1,12 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { confirmWithin, joinOrOpen, notConfirmedYet } from '../shared/confirmWindow';
+import { joinOrOpen, notConfirmedYet } from '../shared/confirmWindow';
 import { gatewayFailureOf } from '../shared/errors';
-import type { CallbackClaim, TaskReadOptions } from '../shared/videoTask';
+import type { CallbackClaim } from '../shared/videoTask';
 import {
 	FIRST_CONFIRMATION_READ_MS,
 	answerCallback,
+	confirmFinal,
 	isTerminalStatus,
 	readCallbackBody,
 	readTask,
@@ -18,38 +19,26 @@ type Confirmation = IDataObject | { failedWith: number };
 /** What one delivery comes to: a workflow start with the record, or an answer that starts nothing. */
 type Outcome = { start: IDataObject } | { status: number; body: IDataObject };
 
-/** One confirmation read: the gateway's record, or the HTTP status it failed with (0: no answer). */
-async function readOrStatus(
-	ctx: IWebhookFunctions,
-	taskId: string,
-	options: TaskReadOptions,
-): Promise<Confirmation> {
-	return await readTask(ctx, taskId, options).then(
-		({ record }) => record,
-		(error: unknown) => ({ failedWith: gatewayFailureOf(error)?.status ?? 0 }),
-	);
-}
-
-/** A final status the first read does not show is read again within the confirmation window. */
-async function confirmFinal(ctx: IWebhookFunctions, taskId: string): Promise<Confirmation> {
-	const first = await readOrStatus(ctx, taskId, { timeoutMs: FIRST_CONFIRMATION_READ_MS });
-	if ('failedWith' in first || isTerminalStatus(first.status)) return first;
-	const outcome = await confirmWithin<Confirmation>({
-		read: async (timeoutMs) => await readOrStatus(ctx, taskId, { timeoutMs, attempts: 1 }),
-		isConfirmed: (record) => !('failedWith' in record) && isTerminalStatus(record.status),
-	});
-	// A read of the window that failed is no news: the last record the gateway gave stands.
-	const last = outcome.kind === 'confirmed' ? outcome.value : outcome.last;
-	return last && !('failedWith' in last) ? last : first;
+/**
+ * The gateway's record of a claimed task (a final status confirmed within the
+ * confirmation window), or the HTTP status its first read failed with (0: no answer).
+ */
+async function confirmClaim(ctx: IWebhookFunctions, claim: CallbackClaim): Promise<Confirmation> {
+	const read = async (timeoutMs?: number) => {
+		const options =
+			timeoutMs === undefined ? { timeoutMs: FIRST_CONFIRMATION_READ_MS } : { timeoutMs, attempts: 1 };
+		return (await readTask(ctx, claim.id, options)).record;
+	};
+	return await (isTerminalStatus(claim.status) ? confirmFinal(read) : read()).catch((error: unknown) => ({
+		failedWith: gatewayFailureOf(error)?.status ?? 0,
+	}));
 }
 
 /** The gateway's word on a claim (with Confirm on), or the claim itself. */
 async function judge(ctx: IWebhookFunctions, claim: CallbackClaim, statuses: string[]): Promise<Outcome> {
 	if (!(ctx.getNodeParameter('confirm', true) as boolean)) return { start: claim.record };
 	const final = isTerminalStatus(claim.status);
-	const confirmed = final
-		? await confirmFinal(ctx, claim.id)
-		: await readOrStatus(ctx, claim.id, { timeoutMs: FIRST_CONFIRMATION_READ_MS });
+	const confirmed = await confirmClaim(ctx, claim);
 	if ('failedWith' in confirmed) {
 		// A task the gateway does not know is refused; a gateway we cannot reach gets a 503 so a
 		// retrying sender tries again later.

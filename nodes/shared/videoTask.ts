@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { RETRY_AFTER_SECONDS } from './confirmWindow';
+import type { ConfirmOptions } from './confirmWindow';
+import { RETRY_AFTER_SECONDS, confirmWithin } from './confirmWindow';
 import { retryAfterHeader } from './errors';
 import { parseRetryAfter } from './retry';
 import type { Clock } from './time';
@@ -61,6 +62,30 @@ export async function readTask(
 		record: response.body,
 		retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()),
 	};
+}
+
+/** The window's clock, schedule and cancel signal. */
+export type ConfirmFinalOptions = Omit<ConfirmOptions<IDataObject>, 'read' | 'isConfirmed'>;
+
+/**
+ * The confirmation of a final status a callback claims, for the trigger and
+ * the callback wait: a first read (`read()`, its failure rejects), then, when
+ * it does not show the task final, the confirmation window's reads
+ * (`read(timeoutMs)`). The first final record, or the last one read when the
+ * window passed; a read of the window that fails is no news.
+ */
+export async function confirmFinal(
+	read: (timeoutMs?: number) => Promise<IDataObject>,
+	options: ConfirmFinalOptions = {},
+): Promise<IDataObject> {
+	const first = await read();
+	if (isTerminalStatus(first.status)) return first;
+	const outcome = await confirmWithin<IDataObject>({
+		...options,
+		read,
+		isConfirmed: (record) => isTerminalStatus(record.status),
+	});
+	return outcome.kind === 'confirmed' ? outcome.value : (outcome.last ?? first);
 }
 
 /**

@@ -118,8 +118,8 @@ export async function watchTasks(
 }
 
 /** Starts a watch in the background of the process: the caller goes on and the watch ends by itself. */
-export function startWatch(watch: Watch): void {
-	void watchTasks(watch);
+export function startWatch(watch: Watch, clock: Clock = systemClock): void {
+	void watchTasks(watch, clock);
 }
 
 /** A delivery waits this long for n8n's answer: n8n drops a request whose sender hung up before it read the body. */

@@ -10,8 +10,8 @@ import {
 	fittingItems,
 	slotsFit,
 	stateKeyPrefix,
-} from '../../../nodes/GenerationGateway/actions/video/wait/state';
-import { shownResumeUrl } from '../../../nodes/GenerationGateway/actions/video/wait/decide';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callback/taskList';
+import { shownResumeUrl } from '../../../nodes/GenerationGateway/actions/video/wait/plan';
 
 /**
  * The execution hints the node adds where money is at stake: each is a

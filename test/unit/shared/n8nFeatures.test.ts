@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runsAsTool } from '../../../nodes/GenerationGateway/actions/tool';
-import { decideWaitMode } from '../../../nodes/GenerationGateway/actions/video/wait/decide';
+import { decideWaitMode } from '../../../nodes/GenerationGateway/actions/video/wait/plan';
 import { storedFile } from '../../../nodes/shared/binary';
 import {
 	NO_CUSTOM_DATA,

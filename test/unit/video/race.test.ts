@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
-/** The per-process memory of racing callbacks (actions/video/wait/memory.ts and race.ts). */
+/** The per-process memory of racing callbacks (actions/video/wait/callback/memory.ts and race.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
 import { FakeClock } from '../shared/fakeClock';
@@ -13,7 +13,7 @@ import {
 	rememberFinals,
 	tick,
 	tryClaim,
-} from '../../../nodes/GenerationGateway/actions/video/wait/memory';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callback/memory';
 import {
 	OTHERS_READS_PER_TASK,
 	answerFinal,
@@ -21,7 +21,7 @@ import {
 	othersMayRead,
 	ownCallbackFailed,
 	readAfter,
-} from '../../../nodes/GenerationGateway/actions/video/wait/race';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callback/race';
 
 const T0 = 1_800_000_000_000;
 

@@ -1,5 +1,5 @@
-/** What the package makes of n8n's answer to its own post to a resume URL (wait/startWait.ts). */
-import { resumeVerdict } from '../../../nodes/GenerationGateway/actions/video/wait/startWait';
+/** What the package makes of n8n's answer to its own post to a resume URL (wait/callback/start.ts). */
+import { resumeVerdict } from '../../../nodes/GenerationGateway/actions/video/wait/callback/start';
 
 describe('resumeVerdict', () => {
 	it.each<[string, number, unknown, 'done' | 'again']>([

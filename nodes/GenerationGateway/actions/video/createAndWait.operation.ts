@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { additionalBodyField, readRequestSettings, scoped } from '../descriptions';
 import type { ItemResult, OperationModule } from '../types';
-import { handleVideoCallback, videoCallbackWebhooks } from './wait/callback';
-import type { WaitPlan } from './wait/decide';
-import { planWait } from './wait/decide';
-import { settleByPolling } from './wait/pollingWait';
-import { settleByCallback } from './wait/startWait';
+import { handleVideoCallback, videoCallbackWebhooks } from './wait/callback/answer';
+import type { WaitPlan } from './wait/plan';
+import { planWait } from './wait/plan';
+import { settleByPolling } from './wait/polling';
+import { settleByCallback } from './wait/callback/start';
 import { generationFields } from './fields';
 import { createOptionsField, readWaitDeadlineMs, waitOptionsField } from './options';
 import { readVideoBody } from './request';
@@ -15,12 +15,13 @@ import { VIDEO_CALLBACK_URL } from './wireNames';
 
 /**
  * Create, then wait until the task is terminal. The router asks `plan` once
- * how the run waits (wait/decide.ts), runs `execute` for every item (the
+ * how the run waits (wait/plan.ts), runs `execute` for every item (the
  * creates, with the resume URL as callback address when it waits by
  * callback), then `settle` once for the whole batch: by callback
- * (wait/startWait.ts; the callbacks are answered by wait/callback.ts) or by
- * polling every task at once (wait/pollingWait.ts). The create is never
- * repeated: a timeout or a failure after it names the task id.
+ * (wait/callback/start.ts; the callbacks are answered by
+ * wait/callback/answer.ts) or by polling every task at once
+ * (wait/polling.ts). The create is never repeated: a timeout or a failure
+ * after it names the task id.
  */
 async function execute(
 	this: IExecuteFunctions,

@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forModels } from './fields';
-import { AUTO_CALLBACK_MAX_TASKS } from './wait/decide';
 import { DEFAULT_WAIT_DEADLINE_MS, MAX_WAIT_DEADLINE_MS, waitDeadlineMs } from '../../../shared/polling';
 import { formSetting } from '../../../shared/validation';
 
 /** Optional members of a create (seed, callback, vidA extensions) and the waiting options. */
+
+/** Auto waits by callback for at most this many tasks: each callback makes n8n load the whole waiting execution. */
+export const AUTO_CALLBACK_MAX_TASKS = 5;
 
 const vidA = forModels((m) => m.extensions);
 
@@ -157,8 +159,7 @@ export const waitOptionsField = (withMode: boolean): INodeProperties => ({
 							{
 								name: 'Auto',
 								value: 'auto',
-								description:
-									`Callback for up to ${AUTO_CALLBACK_MAX_TASKS} items when n8n's resume URL is https (N8N_WEBHOOK_URL; WEBHOOK_URL on older n8n), otherwise polling: a big batch's callbacks arriving together would hold n8n busy`,
+								description: `Callback for up to ${AUTO_CALLBACK_MAX_TASKS} items when n8n's resume URL is https (N8N_WEBHOOK_URL; WEBHOOK_URL on older n8n), otherwise polling: a big batch's callbacks arriving together would hold n8n busy`,
 							},
 							{
 								name: 'Callback',

@@ -8,7 +8,7 @@ import { noteCreatedTask } from '../paidWork';
 import { downloadTaskVideo } from './media';
 import { readRequestSettings } from '../descriptions';
 import { readVideoBody } from './request';
-import type { WaitInfo } from './wait/waitInfo';
+import type { WaitInfo } from './waitInfo';
 
 /** Task steps shared by the video operations; every failure names the task id, for Wait for Completion. */
 
@@ -28,6 +28,17 @@ export function taskIdInAnswer(answer: unknown): string | undefined {
 	if (typeof id !== 'string' || !id.trim()) return undefined;
 	const isCreation = status === 'pending' || status === 'queue' || typeof pollingUrl === 'string';
 	return isCreation ? id : undefined;
+}
+
+/** What to run for a task whose wait ended without its final status. */
+export function pickUpAdvice(taskId: string): string {
+	return `use Video → Wait for Completion with task ID ${taskId} to pick it up.`;
+}
+
+export function limitText(deadlineMs: number): string {
+	return deadlineMs >= 60_000
+		? `${Math.round(deadlineMs / 6000) / 10} min`
+		: `${Math.round(deadlineMs / 100) / 10} s`;
 }
 
 export function videoMaybeCreated(answer: unknown): string {

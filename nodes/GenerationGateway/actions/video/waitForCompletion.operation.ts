@@ -4,7 +4,7 @@ import { scoped } from '../descriptions';
 import type { ItemResult, OperationModule } from '../types';
 import { readWaitDeadlineMs, taskIdField, waitOptionsField } from './options';
 import { requireTaskId } from './taskId';
-import { settleByPolling } from './wait/pollingWait';
+import { settleByPolling } from './wait/polling';
 
 /** `execute` checks each item's task ID and settings; `settle` polls all the tasks at once. */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

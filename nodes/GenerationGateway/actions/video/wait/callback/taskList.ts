@@ -1,4 +1,4 @@
-import { isTerminalStatus } from '../../../../shared/videoTask';
+import { isTerminalStatus } from '../../../../../shared/videoTask';
 
 /**
  * The task list a callback wait keeps, and what one callback means for it

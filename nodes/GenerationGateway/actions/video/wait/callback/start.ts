@@ -1,31 +1,32 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../../../../shared/concurrency';
-import { gatewayFailureOf } from '../../../../shared/errors';
-import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
-import { systemClock } from '../../../../shared/time';
-import type { DeliveryVerdict, PostAnswer } from '../../../../shared/watch';
-import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../shared/watch';
-import { isTerminalStatus, readTask } from '../../../../shared/videoTask';
-import { readRequestSettings } from '../../descriptions';
-import { errorJson } from '../../itemErrors';
-import type { ItemResult } from '../../types';
-import { readWaitDeadlineMs } from '../options';
+import { mapWithConcurrency } from '../../../../../shared/concurrency';
+import { gatewayFailureOf } from '../../../../../shared/errors';
+import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
+import type { Clock } from '../../../../../shared/time';
+import { systemClock } from '../../../../../shared/time';
+import type { DeliveryVerdict, PostAnswer } from '../../../../../shared/watch';
+import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
+import { isTerminalStatus, readTask } from '../../../../../shared/videoTask';
+import { readRequestSettings } from '../../../descriptions';
+import { errorJson } from '../../../itemErrors';
+import type { ItemResult } from '../../../types';
+import { readWaitDeadlineMs } from '../../options';
+import { limitText, pickUpAdvice } from '../../task';
 import { finishAll } from './finish';
-import { calledBackInfo, waitingInfo } from './waitInfo';
-import { limitText, pickUpAdvice } from './pollingWait';
+import { calledBackInfo, waitingInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
 import { claimHolds, memoryOf, rememberFinals } from './memory';
-import type { CallbackState, TaskSlot } from './state';
-import { encodeState, encodeStoredState, slotsFit, stateKeyPrefix, stateText } from './state';
+import type { CallbackState, TaskSlot } from './taskList';
+import { encodeState, encodeStoredState, slotsFit, stateKeyPrefix, stateText } from './taskList';
 
 /**
  * The execute side of a callback wait: once every item's task was created
  * with the resume URL as its callback address, keep the task list with the
  * execution, read every task once, and put the execution to wait (no worker
  * held, nothing polls). It may write the execution's custom data and n8n's
- * binary store; the callbacks are answered by callback.ts.
+ * binary store; the callbacks are answered by answer.ts.
  */
 
 /**
@@ -67,9 +68,9 @@ function slotOf(result: ItemResult): TaskSlot {
 export async function settleByCallback(
 	ctx: IExecuteFunctions,
 	results: ItemResult[],
-	{ reason, resumeUrl }: { reason: string; resumeUrl: string },
+	{ reason, resumeUrl, clock = systemClock }: { reason: string; resumeUrl: string; clock?: Clock },
 ): Promise<ItemResult[]> {
-	const startedAt = systemClock.now();
+	const startedAt = clock.now();
 	const { maxConcurrency } = readRequestSettings(ctx, 0);
 	const waitOptions = ctx.getNodeParameter('waitOptions', 0, {}) as IDataObject;
 	const state: CallbackState = {
@@ -93,7 +94,7 @@ export async function settleByCallback(
 		const slot = state.slots[item];
 		if (typeof slot !== 'string') return undefined;
 		// A read that fails now is no error: the callbacks read the task again.
-		return await readTask(ctx, slot, { itemIndex: item }).then(
+		return await readTask(ctx, slot, { itemIndex: item, clock }).then(
 			({ record }) => record,
 			() => undefined,
 		);
@@ -109,7 +110,7 @@ export async function settleByCallback(
 			ctx,
 			state,
 			records,
-			calledBackInfo(state.startedAt, reason, systemClock),
+			calledBackInfo(state.startedAt, reason, clock),
 			maxConcurrency,
 		);
 		return output.map((item) => ({ output: [item] }));
@@ -119,7 +120,7 @@ export async function settleByCallback(
 	const deadline = new Date(startedAt + timeoutMs);
 	leaveForTimeout(ctx, results, deadline, timeoutMs, reason);
 	await ctx.putExecutionToWait(deadline);
-	watchWait(ctx, state, memory, resumeUrl, deadline);
+	watchWait(ctx, { state, memory, resumeUrl, deadline, clock });
 	const waitInfo = waitingInfo('waiting', deadline, reason);
 	return results.map((result, item) => ({
 		output: [
@@ -180,27 +181,33 @@ export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
 /**
  * Keeps watching the tasks from this process (shared/watch.ts): when they are
  * final and no callback has resumed the execution here, the news is posted to
- * the resume URL, where callback.ts answers it as any callback.
+ * the resume URL, where answer.ts answers it as any callback.
  */
 function watchWait(
 	ctx: IExecuteFunctions,
-	state: CallbackState,
-	memory: WaitMemory,
-	resumeUrl: string,
-	deadline: Date,
+	{
+		state,
+		memory,
+		resumeUrl,
+		deadline,
+		clock,
+	}: { state: CallbackState; memory: WaitMemory; resumeUrl: string; deadline: Date; clock: Clock },
 ): void {
 	const taskIds = state.slots.filter((slot): slot is string => typeof slot === 'string');
-	startWatch({
-		taskIds,
-		until: deadline.getTime(),
-		known: (taskId) => memory.finals.get(taskId),
-		delivered: () => claimHolds(memory, systemClock.now()),
-		read: async (taskId) =>
-			(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1 })).record,
-		onFinal: (record) => rememberFinals(memory, [record]),
-		deliver: async (records) => await postToN8n(ctx, resumeUrl, records[records.length - 1], resumeVerdict),
-		log: watchLog(ctx),
-	});
+	startWatch(
+		{
+			taskIds,
+			until: deadline.getTime(),
+			known: (taskId) => memory.finals.get(taskId),
+			delivered: () => claimHolds(memory, clock.now()),
+			read: async (taskId) =>
+				(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1, clock })).record,
+			onFinal: (record) => rememberFinals(memory, [record]),
+			deliver: async (records) => await postToN8n(ctx, resumeUrl, records[records.length - 1], resumeVerdict),
+			log: watchLog(ctx),
+		},
+		clock,
+	);
 }
 
 function unkeptError(ctx: IExecuteFunctions, itemIndex: number, taskId: string): NodeOperationError {

@@ -15,8 +15,8 @@ import { itemError } from '../../itemErrors';
 import { createdTasks, noteCompletedTask } from '../../paidWork';
 import type { ItemResult } from '../../types';
 import { readWaitDeadlineMs } from '../options';
-import { polledInfo } from './waitInfo';
-import { finishedItem } from '../task';
+import { polledInfo } from '../waitInfo';
+import { finishedItem, limitText, pickUpAdvice } from '../task';
 
 /**
  * The polling wait of Create and Wait and Wait for Completion: every task of
@@ -47,17 +47,6 @@ export interface TaskToWait {
 	/** Read at once (Wait for Completion) rather than 5 s after `startedAt`. */
 	readFirst: boolean;
 	download: boolean;
-}
-
-/** What to run for a task whose wait ended without its final status. */
-export function pickUpAdvice(taskId: string): string {
-	return `use Video → Wait for Completion with task ID ${taskId} to pick it up.`;
-}
-
-export function limitText(deadlineMs: number): string {
-	return deadlineMs >= 60_000
-		? `${Math.round(deadlineMs / 6000) / 10} min`
-		: `${Math.round(deadlineMs / 100) / 10} s`;
 }
 
 /** The error of a task whose wait ended without a final status, naming it and what to run next. */

@@ -1,17 +1,20 @@
 import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { createLimiter } from '../../../../shared/concurrency';
-import { DEFAULT_CONFIRM_SCHEDULE } from '../../../../shared/confirmWindow';
-import { executionCustomDataOf } from '../../../../shared/n8nFeatures';
-import { systemClock } from '../../../../shared/time';
-import { answerCallback, readCallbackBody, readTask } from '../../../../shared/videoTask';
+import { createLimiter } from '../../../../../shared/concurrency';
+import { DEFAULT_CONFIRM_SCHEDULE } from '../../../../../shared/confirmWindow';
+import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
+import type { Clock } from '../../../../../shared/time';
+import { systemClock } from '../../../../../shared/time';
+import { answerCallback, readCallbackBody, readTask } from '../../../../../shared/videoTask';
 import { finishAll } from './finish';
-import { calledBackInfo } from './waitInfo';
+import { calledBackInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
 import { handOver, memoryOf, releaseClaim } from './memory';
+import type { CallbackReads } from './race';
 import { answerFinal } from './race';
-import type { CallbackState } from './state';
-import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeState } from './state';
+import type { CallbackState, TaskSlot } from './taskList';
+import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeState } from './taskList';
 
 /**
  * The webhook side of a callback wait: one request of the gateway to the
@@ -47,7 +50,7 @@ const STORED_STATES_KEPT = 16;
 async function readStoredState(ctx: IWebhookFunctions, fileId: string): Promise<CallbackState> {
 	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
 	const state = parseStateText(text);
-	if (!state) throw new Error(`the stored task list (${fileId}) is damaged`);
+	if (!state) throw new NodeOperationError(ctx.getNode(), `the stored task list (${fileId}) is damaged`);
 	return state;
 }
 
@@ -68,6 +71,13 @@ async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<Callba
 	return await reading;
 }
 
+/** A read of the confirmation window that got its request slot too late to be answered within the window. */
+class WindowPassed extends Error {
+	constructor() {
+		super('the confirmation window passed');
+	}
+}
+
 /** Max Concurrent Requests as the webhook reads it (a webhook has no items). */
 function webhookConcurrency(ctx: IWebhookFunctions): number {
 	const options = ctx.getNodeParameter('requestOptions', {}) as IDataObject;
@@ -84,26 +94,30 @@ function webhookConcurrency(ctx: IWebhookFunctions): number {
 function readsOf(
 	ctx: IWebhookFunctions,
 	memory: WaitMemory,
-	slots: CallbackState['slots'],
-	taskId: string,
-	concurrency: number,
-) {
+	{
+		slots,
+		taskId,
+		concurrency,
+		clock,
+	}: { slots: TaskSlot[]; taskId: string; concurrency: number; clock: Clock },
+): CallbackReads {
 	const limit = (memory.limit ??= createLimiter(concurrency));
 	const ownLimit = (memory.ownLimit ??= createLimiter(Math.max(concurrency, CONFIRMATIONS_AT_ONCE)));
 	const ownItem = slots.indexOf(taskId);
 	return {
 		own: async (timeoutMs?: number) => {
 			// A read of the window has one attempt and what is left of the window once it got its slot.
-			const until = timeoutMs === undefined ? undefined : systemClock.now() + timeoutMs;
+			const until = timeoutMs === undefined ? undefined : clock.now() + timeoutMs;
 			return await ownLimit(async () => {
-				if (until === undefined) return (await readTask(ctx, taskId, { itemIndex: ownItem })).record;
-				const left = until - systemClock.now();
-				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs) throw new Error('the confirmation window passed');
-				return (await readTask(ctx, taskId, { itemIndex: ownItem, attempts: 1, timeoutMs: left })).record;
+				if (until === undefined) return (await readTask(ctx, taskId, { itemIndex: ownItem, clock })).record;
+				const left = until - clock.now();
+				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs) throw new WindowPassed();
+				const options = { itemIndex: ownItem, attempts: 1, timeoutMs: left, clock };
+				return (await readTask(ctx, taskId, options)).record;
 			});
 		},
 		other: async (item: number, id: string) =>
-			await limit(async () => (await readTask(ctx, id, { itemIndex: item })).record),
+			await limit(async () => (await readTask(ctx, id, { itemIndex: item, clock })).record),
 	};
 }
 
@@ -113,7 +127,10 @@ function readsOf(
  * one is judged by `answerFinal` (race.ts), and the callback that wins the
  * resume downloads the videos and hands the items to n8n.
  */
-export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function handleVideoCallback(
+	ctx: IWebhookFunctions,
+	clock: Clock = systemClock,
+): Promise<IWebhookResponseData> {
 	const claim = readCallbackBody(ctx.getBodyData());
 	if ('problem' in claim) return answerCallback(ctx, 400, { error: claim.problem });
 	let state: CallbackState | undefined;
@@ -135,20 +152,20 @@ export async function handleVideoCallback(ctx: IWebhookFunctions): Promise<IWebh
 		return answerCallback(ctx, 200, { received: true, ignored: verdict.reason });
 	if (verdict.action === 'wait') return answerCallback(ctx, 200, { received: true, waiting: verdict.reason });
 
-	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state, systemClock.now());
+	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state, clock.now());
 	const concurrency = webhookConcurrency(ctx);
-	const reads = readsOf(ctx, memory, state.slots, claim.id, concurrency);
+	const reads = readsOf(ctx, memory, { slots: state.slots, taskId: claim.id, concurrency, clock });
 	const answer = await answerFinal(
 		memory,
 		{ taskId: claim.id, claimed: claim.status, slots: state.slots },
 		reads,
-		systemClock,
+		clock,
 	);
 	if (!('resume' in answer)) return answerCallback(ctx, answer.status, answer.body);
 	try {
-		const waitInfo = calledBackInfo(state.startedAt, state.reason, systemClock);
+		const waitInfo = calledBackInfo(state.startedAt, state.reason, clock);
 		const output = await finishAll(ctx, state, answer.resume, waitInfo, concurrency);
-		handOver(memory, systemClock.now());
+		handOver(memory, clock.now());
 		return { ...answerCallback(ctx, 200, { received: true, resumed: true }), workflowData: [output] };
 	} catch (error) {
 		releaseClaim(memory);

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Limiter } from '../../../../shared/concurrency';
-import { MAX_WAIT_DEADLINE_MS } from '../../../../shared/polling';
-import { isTerminalStatus } from '../../../../shared/videoTask';
-import type { CallbackState } from './state';
+import type { Limiter } from '../../../../../shared/concurrency';
+import { MAX_WAIT_DEADLINE_MS } from '../../../../../shared/polling';
+import { isTerminalStatus } from '../../../../../shared/videoTask';
+import type { CallbackState } from './taskList';
 
 /**
  * What one n8n process remembers of a waiting execution between its

@@ -3,11 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NO_CUSTOM_DATA, executionCustomDataOf } from '../../../../shared/n8nFeatures';
 import { addHints, customDataFullHint, noCustomDataHint, pollingFallbackHint } from '../../hints';
 import type { RunInfo } from '../../types';
-import type { CallbackState } from './state';
-import { encodeState, encodeStoredState, fittingItems, slotsFit, stateKeyPrefix } from './state';
-
-/** Auto waits by callback for at most this many tasks: each callback makes n8n load the whole waiting execution. */
-export const AUTO_CALLBACK_MAX_TASKS = 5;
+import { AUTO_CALLBACK_MAX_TASKS } from '../options';
+import type { CallbackState } from './callback/taskList';
+import { encodeState, encodeStoredState, fittingItems, slotsFit, stateKeyPrefix } from './callback/taskList';
 
 /**
  * Where a callback wait keeps its task list: in the execution's custom data,
@@ -114,10 +112,10 @@ export async function planWait(ctx: IExecuteFunctions, run: RunInfo): Promise<Wa
 		tasks: ctx.getInputData().length,
 		asTool: run.asTool,
 	};
-	let plan = decideWaitMode({ ...situation, room: 'customData' });
+	// Where the list would be kept is looked for only for a callback wait (a probe write may be made).
+	let plan = decideWaitMode({ ...situation, room: executionCustomDataOf(ctx) ? 'customData' : 'none' });
 	if (plan.mode === 'callback')
 		plan = decideWaitMode({ ...situation, room: await findRoom(ctx, situation.tasks, plan.reason) });
-	else if (executionCustomDataOf(ctx) === undefined) plan = decideWaitMode({ ...situation, room: 'none' });
 	if (plan.mode === 'polling' && plan.fallback)
 		addHints(ctx, fallbackHint(ctx, situation.tasks, plan.fallback, situation.resumeUrl));
 	return plan;

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../../../../shared/concurrency';
-import { errorItem, itemError } from '../../itemErrors';
-import { VIDEO_MAYBE_CREATED, finishedItem } from '../task';
-import type { CallbackState } from './state';
-import type { WaitInfo } from './waitInfo';
+import { mapWithConcurrency } from '../../../../../shared/concurrency';
+import { errorItem, itemError } from '../../../itemErrors';
+import { VIDEO_MAYBE_CREATED, finishedItem } from '../../task';
+import type { CallbackState } from './taskList';
+import type { WaitInfo } from '../../waitInfo';
 
 /**
  * One item per slot, in order, from every task's final record (and its

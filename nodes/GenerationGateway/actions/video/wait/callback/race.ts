@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ConfirmSchedule } from '../../../../shared/confirmWindow';
-import { confirmWithin, joinOrOpen, notConfirmedYet } from '../../../../shared/confirmWindow';
-import type { Clock } from '../../../../shared/time';
-import { isTerminalStatus } from '../../../../shared/videoTask';
+import { joinOrOpen, notConfirmedYet } from '../../../../../shared/confirmWindow';
+import type { Clock } from '../../../../../shared/time';
+import type { ConfirmFinalOptions } from '../../../../../shared/videoTask';
+import { confirmFinal, isTerminalStatus } from '../../../../../shared/videoTask';
 import type { PendingRead, WaitMemory } from './memory';
 import { claimHolds, tick, tryClaim } from './memory';
-import type { TaskSlot } from './state';
+import type { TaskSlot } from './taskList';
 
 /**
  * What one n8n process remembers between the callbacks of a waiting
@@ -112,18 +112,11 @@ export function ownCallbackFailed(memory: WaitMemory, taskId: string): void {
 	memory.othersReads.delete(taskId);
 }
 
-export interface WindowOptions {
-	clock?: Clock;
-	signal?: AbortSignal;
-	schedule?: ConfirmSchedule;
-}
-
 /**
  * A callback's confirmation of its own task: a final record already known,
- * or the task's confirmation window (opened by this callback or joined):
- * a first read that began after tick `arrived`, then, when it does not show
- * the task final, the window's reads; the first final record, or the last
- * one read when the window passed. `read` is given the time a read of the
+ * or the task's confirmation (`confirmFinal`, opened by this callback or
+ * joined), whose first read began after tick `arrived` and each read of the
+ * window after the previous answer. `read` is given the time a read of the
  * window may take at most (none for the first read: the transport's usual
  * attempts). Rejects only when the first read fails.
  */
@@ -132,22 +125,19 @@ export async function confirmOwnTask(
 	taskId: string,
 	arrived: number,
 	read: (timeoutMs?: number) => Promise<IDataObject>,
-	options: WindowOptions = {},
+	options: ConfirmFinalOptions = {},
 ): Promise<IDataObject> {
 	const known = memory.finals.get(taskId);
 	if (known) return known;
-	const { value } = await joinOrOpen(memory.windows, taskId, async () => {
-		const first = await readAfter(memory, taskId, arrived, async () => await read(), true);
-		if (isTerminalStatus(first.status)) return first;
-		const outcome = await confirmWithin<IDataObject>({
-			// Each read of the window begins after the previous answer.
-			read: async (timeoutMs) =>
-				await readAfter(memory, taskId, tick(memory), async () => await read(timeoutMs), true),
-			isConfirmed: (record) => isTerminalStatus(record.status),
-			...options,
-		});
-		return outcome.kind === 'confirmed' ? outcome.value : (outcome.last ?? first);
-	});
+	const readOwn = async (timeoutMs?: number) => {
+		const after = timeoutMs === undefined ? arrived : tick(memory);
+		return await readAfter(memory, taskId, after, async () => await read(timeoutMs), true);
+	};
+	const { value } = await joinOrOpen(
+		memory.windows,
+		taskId,
+		async () => await confirmFinal(readOwn, options),
+	);
 	return value;
 }
 

@@ -1,5 +1,5 @@
-/** The task list a callback wait keeps, and what one callback means for it (actions/video/wait/state.ts). */
-import type { CallbackState } from '../../../nodes/GenerationGateway/actions/video/wait/state';
+/** The task list a callback wait keeps, and what one callback means for it (actions/video/wait/callback/taskList.ts). */
+import type { CallbackState } from '../../../nodes/GenerationGateway/actions/video/wait/callback/taskList';
 import {
 	decodeState,
 	encodeState,
@@ -10,7 +10,7 @@ import {
 	stateKeyPrefix,
 	stateText,
 	storedStateId,
-} from '../../../nodes/GenerationGateway/actions/video/wait/state';
+} from '../../../nodes/GenerationGateway/actions/video/wait/callback/taskList';
 
 describe('task list in the execution custom data', () => {
 	const prefix = stateKeyPrefix('5d1f2c3a-0b1e-4a51-9c2d-7e8f9a0b1c2d');

@@ -1,8 +1,9 @@
-/** The way of waiting of Create and Wait, decided once per run (actions/video/wait/decide.ts). */
-import {
-	AUTO_CALLBACK_MAX_TASKS,
-	decideWaitMode,
-} from '../../../nodes/GenerationGateway/actions/video/wait/decide';
+/** The way of waiting of Create and Wait, decided once per run (actions/video/wait/plan.ts). */
+import { AUTO_CALLBACK_MAX_TASKS } from '../../../nodes/GenerationGateway/actions/video/options';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { RunInfo } from '../../../nodes/GenerationGateway/actions/types';
+import { decideWaitMode, planWait } from '../../../nodes/GenerationGateway/actions/video/wait/plan';
 
 describe('decideWaitMode', () => {
 	const https = 'https://n8n.example.com/webhook-waiting/7?signature=abc';
@@ -119,4 +120,77 @@ describe('decideWaitMode', () => {
 			);
 		},
 	);
+});
+
+describe('planWait: where the task list will be kept is found before any create', () => {
+	/** What planWait reads of a run: the setting, the resume URL, the items, custom data and the binary store. */
+	function run(options: {
+		tasks: number;
+		customData?: Record<string, string> | 'absent';
+		probe: 'id' | 'no id' | 'fails';
+	}) {
+		const entries = options.customData === 'absent' ? undefined : (options.customData ?? {});
+		const hints: Array<{ message: string }> = [];
+		const probes: string[] = [];
+		const ctx = {
+			...(entries && { customData: { getAll: () => ({ ...entries }), setAll: () => undefined } }),
+			getNodeParameter: () => ({ mode: 'callback' }),
+			evaluateExpression: () => 'https://n8n.example.com/webhook-waiting/7?signature=abc',
+			getInputData: () => Array.from({ length: options.tasks }, () => ({ json: {} })),
+			getNode: () => ({ id: 'node-1', name: 'Create and Wait' }),
+			addExecutionHints: (...added: Array<{ message: string }>) => hints.push(...added),
+			helpers: {
+				prepareBinaryData: async (data: Buffer) => {
+					probes.push(data.toString());
+					if (options.probe === 'fails') throw new Error('the store is not writable');
+					return options.probe === 'id' ? { id: 'filesystem-v2:probe' } : { data: 'e30=' };
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { ctx, hints, probes };
+	}
+
+	it.each<[string, Parameters<typeof run>[0], 'callback' | 'polling', number, RegExp | undefined]>([
+		['a few tasks fit in custom data: no probe', { tasks: 3, probe: 'fails' }, 'callback', 0, undefined],
+		['many tasks, the store gives an id: a file', { tasks: 300, probe: 'id' }, 'callback', 1, undefined],
+		[
+			'many tasks, the store fails',
+			{ tasks: 300, probe: 'fails' },
+			'polling',
+			1,
+			/did not fit in the execution's custom data/,
+		],
+		[
+			'many tasks, the store keeps data in memory (no id)',
+			{ tasks: 300, probe: 'no id' },
+			'polling',
+			1,
+			/did not fit in the execution's custom data/,
+		],
+		[
+			'custom data full of other entries, the store fails',
+			{
+				tasks: 1,
+				probe: 'fails',
+				customData: Object.fromEntries(Array.from({ length: 10 }, (_, n) => [`other${n}`, 'x'])),
+			},
+			'polling',
+			0,
+			/had no room for the task list/,
+		],
+		[
+			'no custom data in this n8n: no probe',
+			{ tasks: 3, probe: 'id', customData: 'absent' },
+			'polling',
+			0,
+			/custom data/,
+		],
+	])('%s', async (_name, options, mode, probes, hint) => {
+		const { ctx, hints, probes: made } = run(options);
+		const plan = await planWait(ctx, { asTool: false } as RunInfo);
+		expect(plan.mode).toBe(mode);
+		expect(made).toHaveLength(probes);
+		if (hint) expect(hints.map((h) => h.message).join('\n')).toMatch(hint);
+		else expect(hints).toEqual([]);
+	});
 });

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../../shared/time';
+import type { Clock } from '../../../shared/time';
 
 /** What an item's `waitInfo` says of its wait: which way it ran, why, and where it stands. */
 export type WaitInfo =
