@@ -144,7 +144,12 @@ export async function login(
 /** Opens a saved workflow and the named node's form; returns what the form shows. */
 export async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
 	if (!page.url().endsWith(`/workflow/${workflowId}`)) await page.goto(`${url}/workflow/${workflowId}`);
-	await page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`).dblclick();
+	const canvasNode = page.locator(`[data-test-id="canvas-node"][data-node-name="${node}"]`);
+	// The first double-click may not be taken (a popup over the canvas, a canvas still laying out): Escape, once more.
+	await canvasNode.dblclick({ timeout: 30_000 }).catch(async () => {
+		await page.keyboard.press('Escape');
+		await canvasNode.dblclick({ timeout: 30_000 });
+	});
 	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
 	await page.waitForTimeout(500); // fields that depend on loaded options settle
 	return await readForm(page);
