@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, IWebhookFunctions
 
 import type { GatewayResource } from '../../shared/credentials';
 import { formSetting, refusal } from '../../shared/validation';
+import { field } from './formFields';
 import { readJsonParameter, splitList } from './jsonParameter';
 
 /** displayOptions that scope a field to one resource and operation. */
@@ -60,15 +61,12 @@ export function withAdditionalBody(body: IDataObject, additional: IDataObject): 
 
 /** The Model field of a resource without a model list: an ID typed as the gateway names it. */
 export function modelIdField(example: string, description: string): INodeProperties {
-	return {
-		displayName: 'Model',
-		name: 'model',
-		type: 'string',
+	return field('Model', 'model', 'string', {
 		required: true,
 		default: '',
 		placeholder: `e.g. ${example}`,
 		description,
-	};
+	});
 }
 
 /** A collection of optional settings ("Add Option"); `options` unless named otherwise. */
@@ -83,10 +81,7 @@ export function modelListField(
 	description: string,
 	example = value,
 ): INodeProperties {
-	return {
-		displayName: 'Model',
-		name: 'model',
-		type: 'resourceLocator',
+	return field('Model', 'model', 'resourceLocator', {
 		default: { mode: 'list', value },
 		required: true,
 		description,
@@ -99,7 +94,7 @@ export function modelListField(
 			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${example}` },
 		],
-	};
+	});
 }
 
 /** Wire path -> form label, so a refusal names the field the user sees; `wireOf` undefined: not sent. */
@@ -108,12 +103,12 @@ export function formLabels(
 	wireOf: (name: string) => string | undefined,
 ): Record<string, string> {
 	const labels: Record<string, string> = {};
-	for (const field of properties.flatMap((p) => [
+	for (const property of properties.flatMap((p) => [
 		p,
 		...(p.type === 'collection' ? (p.options as INodeProperties[]) : []),
 	])) {
-		const wire = wireOf(field.name);
-		if (wire !== undefined) labels[wire] = field.displayName;
+		const wire = wireOf(property.name);
+		if (wire !== undefined) labels[wire] = property.displayName;
 	}
 	return labels;
 }
@@ -121,24 +116,18 @@ export function formLabels(
 /** Node-wide request settings, read once by the router and the transport. */
 export const requestOptionsField: INodeProperties = optionsCollection(
 	[
-		{
-			displayName: 'Max Concurrent Requests',
-			name: 'maxConcurrency',
-			type: 'number',
+		field('Max Concurrent Requests', 'maxConcurrency', 'number', {
 			typeOptions: { minValue: 1, maxValue: 50 },
 			default: 1,
 			description:
 				'How many input items are sent to the gateway at the same time. Output keeps the input order. Raise it for large batches; lower it if the gateway answers 429.',
-		},
-		{
-			displayName: 'Request Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
+		}),
+		field('Request Timeout (Seconds)', 'timeoutSeconds', 'number', {
 			typeOptions: { minValue: 1, maxValue: 3600 },
 			default: 300,
 			description:
 				'Deadline for one request to the gateway. Generations that take longer fail with a timeout (and are not sent again automatically).',
-		},
+		}),
 	],
 	'requestOptions',
 	'Request Options',
@@ -195,10 +184,7 @@ export function conversationField(options: {
 	const extraDefaults = Object.fromEntries(
 		(options.extraValues ?? []).map((value) => [value.name, value.default]),
 	);
-	return {
-		displayName: options.displayName,
-		name: options.name,
-		type: 'fixedCollection',
+	return field(options.displayName, options.name, 'fixedCollection', {
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: `Add ${options.entryDisplayName}`,
 		default: { [options.entry]: [{ role: firstRole, text: '', ...extraDefaults }] },
@@ -209,25 +195,13 @@ export function conversationField(options: {
 				name: options.entry,
 				displayName: options.entryDisplayName,
 				values: [
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: options.roles,
-						default: firstRole,
-					},
-					{
-						displayName: 'Text',
-						name: 'text',
-						type: 'string',
-						typeOptions: { rows: options.textRows },
-						default: '',
-					},
+					field('Role', 'role', 'options', { options: options.roles, default: firstRole }),
+					field('Text', 'text', 'string', { typeOptions: { rows: options.textRows }, default: '' }),
 					...(options.extraValues ?? []),
 				],
 			},
 		],
-	};
+	});
 }
 
 /** A conversationField's turns as typed, each attached binary property read by `readFile`. */
@@ -250,12 +224,9 @@ export async function readConversation(
 }
 
 export function binaryPropertiesValue(description: string): INodeProperties {
-	return {
-		displayName: 'Binary Properties',
-		name: 'binaryProperties',
-		type: 'string',
+	return field('Binary Properties', 'binaryProperties', 'string', {
 		default: '',
 		placeholder: 'e.g. data, data_1',
 		description,
-	};
+	});
 }

@@ -1,16 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { FUNCTION_CALLING_MODES, MAX_DISPLAY_NAME } from './schema';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
+import { field, labelledOptions } from '../formFields';
 
 export const createFields: INodeProperties[] = [
 	modelIdField(
 		'native-model-1',
 		'The model the cache is bound to (it works only with this model). A bare name gets the "models/" prefix.',
 	),
-	{
-		displayName: 'Contents Input',
-		name: 'contentsMode',
-		type: 'options',
+	field('Contents Input', 'contentsMode', 'options', {
 		noDataExpression: true,
 		options: [
 			{ name: 'Turns', value: 'form', description: 'Text turns, with files from binary properties' },
@@ -21,16 +19,13 @@ export const createFields: INodeProperties[] = [
 			},
 		],
 		default: 'form',
-	},
+	}),
 	conversationField({
 		displayName: 'Turns',
 		name: 'turns',
 		entry: 'turn',
 		entryDisplayName: 'Turn',
-		roles: [
-			{ name: 'User', value: 'user' },
-			{ name: 'Model', value: 'model' },
-		],
+		roles: labelledOptions({ User: 'user', Model: 'model' }),
 		show: { contentsMode: ['form'] },
 		textRows: 6,
 		description:
@@ -41,81 +36,51 @@ export const createFields: INodeProperties[] = [
 			),
 		],
 	}),
-	{
-		displayName: 'Contents (JSON)',
-		name: 'contentsJson',
-		type: 'json',
+	field('Contents (JSON)', 'contentsJson', 'json', {
 		default: '[\n  {"role": "user", "parts": [{"text": "A long document"}]}\n]',
 		displayOptions: { show: { contentsMode: ['json'] } },
 		description: 'A list of {role: user|model, parts: [...]}, each with at least one part',
-	},
-	{
-		displayName: 'System Instruction',
-		name: 'systemInstruction',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-	},
-	{
-		displayName: 'Expiry',
-		name: 'expiry',
-		type: 'options',
+	}),
+	field('System Instruction', 'systemInstruction', 'string', { typeOptions: { rows: 3 }, default: '' }),
+	field('Expiry', 'expiry', 'options', {
 		options: [
 			{ name: 'Gateway Default', value: 'default' },
 			{ name: 'TTL', value: 'ttl', description: 'A lifetime in seconds from now' },
 			{ name: 'Expire Time', value: 'expireTime', description: 'An absolute date and time' },
 		],
 		default: 'ttl',
-	},
-	{
-		displayName: 'TTL (Seconds)',
-		name: 'ttlSeconds',
-		type: 'number',
+	}),
+	field('TTL (Seconds)', 'ttlSeconds', 'number', {
 		typeOptions: { minValue: 0, numberPrecision: 3 },
 		default: 3600,
 		displayOptions: { show: { expiry: ['ttl'] } },
 		description: 'Sent as the interface duration, e.g. 3600 → "3600s"',
-	},
-	{
-		displayName: 'Expire Time',
-		name: 'expireTime',
-		type: 'dateTime',
+	}),
+	field('Expire Time', 'expireTime', 'dateTime', {
 		default: '',
 		displayOptions: { show: { expiry: ['expireTime'] } },
 		description: "Sent as RFC 3339 in UTC; a time without a zone is read in the workflow's time zone",
-	},
-	{
-		displayName: 'Display Name',
-		name: 'displayName',
-		type: 'string',
+	}),
+	field('Display Name', 'displayName', 'string', {
 		default: '',
 		description: `At most ${MAX_DISPLAY_NAME} characters`,
-	},
-	{
-		displayName: 'Function Declarations (JSON)',
-		name: 'functionDeclarations',
-		type: 'json',
+	}),
+	field('Function Declarations (JSON)', 'functionDeclarations', 'json', {
 		default: '[]',
 		description:
 			'Functions the cached model may call: [{name, description, parameters (JSON Schema)}]. Empty list: no tools.',
-	},
-	{
-		displayName: 'Function Calling Mode',
-		name: 'functionCallingMode',
-		type: 'options',
+	}),
+	field('Function Calling Mode', 'functionCallingMode', 'options', {
 		options: [
 			{ name: 'Default (Not Sent)', value: 'default' },
 			...FUNCTION_CALLING_MODES.map((mode) => ({ name: mode, value: mode })),
 		],
 		default: 'default',
-	},
-	{
-		displayName: 'Allowed Function Names',
-		name: 'allowedFunctionNames',
-		type: 'string',
+	}),
+	field('Allowed Function Names', 'allowedFunctionNames', 'string', {
 		default: '',
 		displayOptions: { show: { functionCallingMode: ['ANY', 'VALIDATED'] } },
 		description: 'Comma-separated; each must be a declared function',
-	},
+	}),
 	additionalBodyField,
 ];

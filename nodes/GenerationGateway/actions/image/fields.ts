@@ -3,8 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ImageModel } from './catalog';
 import { IMAGE_MODELS, VARIANT_A_LIMITS, imageCatalog } from './catalog';
 import { additionalBodyField, modelListField, scoped } from '../descriptions';
-import { accepts, forModels, isVariantC, label, variantAOnly } from './conditions';
+import { accepts, forModels, isVariantC, variantAOnly } from './conditions';
 import { imageOptionsField } from './options';
+import { field, labelledOptions, valueOptions, withModelDefault } from '../formFields';
 
 /** The form of Image → Generate: each model-dependent field shows for the models that accept it. */
 
@@ -23,29 +24,25 @@ function groupBy(pick: (model: ImageModel) => readonly string[] | undefined) {
 const listSizeFields: INodeProperties[] = groupBy((m) => (Array.isArray(m.sizes) ? m.sizes : undefined)).map(
 	({ values, ids }) => {
 		const initial = values.includes('1024x1024') ? '1024x1024' : values[0];
-		return {
-			displayName: 'Size',
-			name: 'size',
-			type: 'options',
-			options: values.map(label),
+		return field('Size', 'size', 'options', {
+			options: valueOptions(values),
 			default: initial,
 			description: `The sizes ${ids.join(', ')} can produce`,
 			displayOptions: forModels((m) => ids.includes(m.id)),
-		};
+		});
 	},
 );
 
 // Default "": nothing is sent and the model decides. Also keeps a model chosen by
 // expression safe: n8n then shows every Quality list and keeps one default for all.
-const qualityFields: INodeProperties[] = groupBy((m) => m.qualities).map(({ values, ids }) => ({
-	displayName: 'Quality',
-	name: 'quality',
-	type: 'options',
-	options: [{ name: 'Model Default', value: '' }, ...values.map(label)],
-	default: '',
-	description: `The qualities ${ids.join(', ')} accept; Model Default sends none`,
-	displayOptions: forModels((m) => ids.includes(m.id)),
-}));
+const qualityFields: INodeProperties[] = groupBy((m) => m.qualities).map(({ values, ids }) =>
+	field('Quality', 'quality', 'options', {
+		options: withModelDefault(values),
+		default: '',
+		description: `The qualities ${ids.join(', ')} accept; Model Default sends none`,
+		displayOptions: forModels((m) => ids.includes(m.id)),
+	}),
+);
 
 const freeSize = (m: ImageModel) => m.variant === 'B' && !Array.isArray(m.sizes);
 
@@ -56,69 +53,48 @@ const properties: INodeProperties[] = [
 		'The image model: imagegen-* and legacyimg-* use variant B, vendor/imgE-3.0-pro variant C. "By ID" accepts any model ID or alias; an ID this node does not know is sent as typed with the generic fields (variant A). A dated snapshot (e.g. imagegen-2-2026-04-21) behaves as its base model.',
 		'imagegen-2-2026-04-21',
 	),
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
+	field('Prompt', 'prompt', 'string', {
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
 		description:
 			'What to draw. Up to 32000 characters on imagegen models, 4000 on legacyimg-3, 1000 on legacyimg-2.',
-	},
+	}),
 	...listSizeFields,
-	{
-		displayName: 'Size',
-		name: 'size',
-		type: 'string',
+	field('Size', 'size', 'string', {
 		default: '1024x1024',
 		placeholder: 'e.g. 1536x1024',
 		description:
 			'"auto" or WIDTHxHEIGHT: both sides multiples of 16, aspect ratio between 1:3 and 3:1, at most 3840x2160 (longer side 3840, at most 3840×2160 pixels)',
 		displayOptions: forModels(freeSize),
-	},
-	{
-		displayName: 'Size',
-		name: 'size',
-		type: 'string',
+	}),
+	field('Size', 'size', 'string', {
 		default: '',
 		placeholder: 'e.g. 2048x1152 (empty: 1024x1024)',
 		description:
 			'"auto" or WIDTHxHEIGHT; pixel area between 512x512 and 2048x2048, aspect ratio between 1:8 and 8:1. Empty or auto: the gateway uses 1024x1024.',
 		displayOptions: forModels(isVariantC),
-	},
-	{
-		displayName: 'Size',
-		name: 'size',
-		type: 'string',
+	}),
+	field('Size', 'size', 'string', {
 		default: '',
 		placeholder: 'e.g. 1024x1024',
 		description: '"auto" or WIDTHxHEIGHT. Empty: not sent (the model\'s default).',
 		displayOptions: variantAOnly(),
-	},
+	}),
 	...qualityFields,
-	{
-		displayName: 'Number of Images',
-		name: 'n',
-		type: 'number',
+	field('Number of Images', 'n', 'number', {
 		typeOptions: { minValue: 1, maxValue: 10 },
 		default: 1,
 		description: 'How many images to generate (1 to 10). Each becomes a binary: data, data_1, ...',
 		displayOptions: forModels((m) => m.variant === 'B' && m.maxImages > 1),
-	},
-	{
-		displayName: 'Number of Images',
-		name: 'n',
-		type: 'number',
+	}),
+	field('Number of Images', 'n', 'number', {
 		typeOptions: { minValue: 1, maxValue: VARIANT_A_LIMITS.maxImages },
 		default: 1,
 		description: 'How many images to generate (1 to 4)',
 		displayOptions: variantAOnly(),
-	},
-	{
-		displayName: 'Reference Images',
-		name: 'referenceImages',
-		type: 'fixedCollection',
+	}),
+	field('Reference Images', 'referenceImages', 'fixedCollection', {
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Reference Image',
 		default: {},
@@ -130,45 +106,30 @@ const properties: INodeProperties[] = [
 				displayName: 'Image',
 				name: 'images',
 				values: [
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: [
-							{ name: 'URL', value: 'url' },
-							{ name: 'Binary Property', value: 'binary' },
-						],
+					field('Source', 'source', 'options', {
+						options: labelledOptions({ URL: 'url', 'Binary Property': 'binary' }),
 						default: 'url',
-					},
-					{
-						displayName: 'Image URL',
-						name: 'url',
-						type: 'string',
+					}),
+					field('Image URL', 'url', 'string', {
 						default: '',
 						placeholder: 'https://example.com/input.png',
 						displayOptions: { show: { source: ['url'] } },
-					},
-					{
-						displayName: 'Input Binary Field',
-						name: 'binaryProperty',
-						type: 'string',
+					}),
+					field('Input Binary Field', 'binaryProperty', 'string', {
 						default: 'data',
 						description: 'The binary property of the input item that holds the image',
 						displayOptions: { show: { source: ['binary'] } },
-					},
+					}),
 				],
 			},
 		],
-	},
-	{
-		displayName: 'Download URL Results',
-		name: 'downloadUrls',
-		type: 'boolean',
+	}),
+	field('Download URL Results', 'downloadUrls', 'boolean', {
 		default: true,
 		description:
 			'Whether to download images the gateway returns by URL into binary properties. The URL stays in the JSON either way.',
 		displayOptions: forModels(accepts('response_format'), { unknown: true }),
-	},
+	}),
 	imageOptionsField,
 	additionalBodyField,
 ];

@@ -2,25 +2,20 @@ import type { INodeProperties } from 'n8n-workflow';
 import { MIN_THINKING_BUDGET } from './schema';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
 import { messageOptions } from './options';
+import { field, labelledOptions } from '../formFields';
 
 export const createFields: INodeProperties[] = [
 	modelIdField(
 		'chat-model-1',
 		'The chat model ID, as the gateway names it (aliases and dated snapshots work too)',
 	),
-	{
-		displayName: 'Max Tokens',
-		name: 'maxTokens',
-		type: 'number',
+	field('Max Tokens', 'maxTokens', 'number', {
 		typeOptions: { minValue: 0 },
 		default: 1024,
 		description:
 			'Most tokens the reply may use, thinking included. 0 generates no reply: it only warms the prompt cache.',
-	},
-	{
-		displayName: 'Conversation Input',
-		name: 'conversationMode',
-		type: 'options',
+	}),
+	field('Conversation Input', 'conversationMode', 'options', {
 		noDataExpression: true,
 		options: [
 			{
@@ -35,16 +30,13 @@ export const createFields: INodeProperties[] = [
 			},
 		],
 		default: 'form',
-	},
+	}),
 	conversationField({
 		displayName: 'Turns',
 		name: 'turns',
 		entry: 'turn',
 		entryDisplayName: 'Turn',
-		roles: [
-			{ name: 'User', value: 'user' },
-			{ name: 'Assistant', value: 'assistant' },
-		],
+		roles: labelledOptions({ User: 'user', Assistant: 'assistant' }),
 		show: { conversationMode: ['form'] },
 		textRows: 4,
 		description:
@@ -55,27 +47,18 @@ export const createFields: INodeProperties[] = [
 			),
 		],
 	}),
-	{
-		displayName: 'Messages (JSON)',
-		name: 'messagesJson',
-		type: 'json',
+	field('Messages (JSON)', 'messagesJson', 'json', {
 		default: '[\n  {"role": "user", "content": "Hello"}\n]',
 		displayOptions: { show: { conversationMode: ['json'] } },
 		description:
 			'A list of {role, content}; content is text or a list of content blocks. Pass thinking blocks back exactly as received (their signature unchanged).',
-	},
-	{
-		displayName: 'System',
-		name: 'system',
-		type: 'string',
+	}),
+	field('System', 'system', 'string', {
 		typeOptions: { rows: 3 },
 		default: '',
 		description: 'System prompt. The gateway has no system-role messages: system instructions go here.',
-	},
-	{
-		displayName: 'Thinking',
-		name: 'thinking',
-		type: 'options',
+	}),
+	field('Thinking', 'thinking', 'options', {
 		options: [
 			{ name: 'Default (Not Sent)', value: 'default' },
 			{ name: 'Enabled', value: 'enabled', description: 'Think first, within a token budget' },
@@ -84,20 +67,14 @@ export const createFields: INodeProperties[] = [
 		],
 		default: 'default',
 		description: 'Extended thinking. Thinking tokens count toward Max Tokens.',
-	},
-	{
-		displayName: 'Thinking Budget Tokens',
-		name: 'thinkingBudget',
-		type: 'number',
+	}),
+	field('Thinking Budget Tokens', 'thinkingBudget', 'number', {
 		typeOptions: { minValue: MIN_THINKING_BUDGET },
 		default: 2048,
 		displayOptions: { show: { thinking: ['enabled'] } },
 		description: `At least ${MIN_THINKING_BUDGET}, and below Max Tokens`,
-	},
-	{
-		displayName: 'Thinking Display',
-		name: 'thinkingDisplay',
-		type: 'options',
+	}),
+	field('Thinking Display', 'thinkingDisplay', 'options', {
 		options: [
 			{ name: 'Default (Not Sent)', value: 'default' },
 			{ name: 'Summarized', value: 'summarized' },
@@ -106,11 +83,8 @@ export const createFields: INodeProperties[] = [
 		],
 		default: 'default',
 		displayOptions: { show: { thinking: ['enabled', 'adaptive'] } },
-	},
-	{
-		displayName: 'Unmatched Thinking Blocks',
-		name: 'unmatchedThinkingBlocks',
-		type: 'options',
+	}),
+	field('Unmatched Thinking Blocks', 'unmatchedThinkingBlocks', 'options', {
 		options: [
 			{ name: 'Default (Not Sent)', value: 'default' },
 			{ name: 'Error', value: 'error', description: 'The gateway answers HTTP 400' },
@@ -119,15 +93,12 @@ export const createFields: INodeProperties[] = [
 		default: 'default',
 		displayOptions: { show: { thinking: ['enabled', 'adaptive', 'disabled'] } },
 		description: 'What the gateway does with thinking blocks in the conversation that do not match',
-	},
-	{
-		displayName: 'Simplify Output',
-		name: 'simplifyOutput',
-		type: 'boolean',
+	}),
+	field('Simplify Output', 'simplifyOutput', 'boolean', {
 		default: true,
 		description:
 			'Whether to return only the text, stop reason, stop sequence and usage. Turn off for the full Message resource (content blocks, thinking signatures, tool calls).',
-	},
+	}),
 	messageOptions,
 	additionalBodyField,
 ];

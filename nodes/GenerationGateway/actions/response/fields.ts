@@ -1,16 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { additionalBodyField, binaryPropertiesValue, conversationField, modelIdField } from '../descriptions';
 import { responseOptions } from './options';
+import { field, labelledOptions } from '../formFields';
 
 export const createFields: INodeProperties[] = [
 	modelIdField(
 		'resp-model-1',
 		'The model ID, as the gateway names it (aliases and dated snapshots work too)',
 	),
-	{
-		displayName: 'Input Type',
-		name: 'inputMode',
-		type: 'options',
+	field('Input Type', 'inputMode', 'options', {
 		noDataExpression: true,
 		options: [
 			{ name: 'Text', value: 'text' },
@@ -22,26 +20,23 @@ export const createFields: INodeProperties[] = [
 			{ name: 'JSON', value: 'json', description: 'The input items as JSON' },
 		],
 		default: 'text',
-	},
-	{
-		displayName: 'Input',
-		name: 'inputText',
-		type: 'string',
+	}),
+	field('Input', 'inputText', 'string', {
 		typeOptions: { rows: 4 },
 		default: '',
 		displayOptions: { show: { inputMode: ['text'] } },
-	},
+	}),
 	conversationField({
 		displayName: 'Messages',
 		name: 'inputMessages',
 		entry: 'message',
 		entryDisplayName: 'Message',
-		roles: [
-			{ name: 'User', value: 'user' },
-			{ name: 'Assistant', value: 'assistant' },
-			{ name: 'Developer', value: 'developer' },
-			{ name: 'System', value: 'system' },
-		],
+		roles: labelledOptions({
+			User: 'user',
+			Assistant: 'assistant',
+			Developer: 'developer',
+			System: 'system',
+		}),
 		show: { inputMode: ['messages'] },
 		textRows: 3,
 		extraValues: [
@@ -50,29 +45,20 @@ export const createFields: INodeProperties[] = [
 			),
 		],
 	}),
-	{
-		displayName: 'Input (JSON)',
-		name: 'inputJson',
-		type: 'json',
+	field('Input (JSON)', 'inputJson', 'json', {
 		default: '[\n  {"role": "user", "content": [{"type": "input_text", "text": "Hello"}]}\n]',
 		displayOptions: { show: { inputMode: ['json'] } },
-	},
-	{
-		displayName: 'Instructions',
-		name: 'instructions',
-		type: 'string',
+	}),
+	field('Instructions', 'instructions', 'string', {
 		typeOptions: { rows: 3 },
 		default: '',
 		description: 'System or developer instruction. Not inherited from a previous response.',
-	},
-	{
-		displayName: 'Simplify Output',
-		name: 'simplifyOutput',
-		type: 'boolean',
+	}),
+	field('Simplify Output', 'simplifyOutput', 'boolean', {
 		default: true,
 		description:
 			'Whether to return only output_text, status and usage. Turn off for the full Response object.',
-	},
+	}),
 	responseOptions,
 	additionalBodyField,
 ];

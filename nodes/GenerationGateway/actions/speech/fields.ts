@@ -10,6 +10,7 @@ import {
 	speechCatalog,
 } from './catalog';
 import { additionalBodyField, modelListField, optionsCollection, scoped } from '../descriptions';
+import { field } from '../formFields';
 
 /** The form of Speech → Synthesize; body.ts maps its names to the wire names. */
 
@@ -32,29 +33,20 @@ const properties: INodeProperties[] = [
 		'The speech model. "By ID" accepts any model ID or alias the gateway knows; an ID this node does not know is sent as typed.',
 	),
 	...voiceNotices,
-	{
-		displayName: 'Text',
-		name: 'input',
-		type: 'string',
+	field('Text', 'input', 'string', {
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
 		description: `The text to read, at most ${SPEECH_LIMITS.maxInputChars} characters`,
-	},
-	{
-		displayName: 'Voice',
-		name: 'voice',
-		type: 'string',
+	}),
+	field('Voice', 'voice', 'string', {
 		default: firstVoice,
 		required: true,
 		placeholder: `e.g. ${firstVoice}`,
 		description:
 			"The voice name. Its version suffix must match the model's. Options → Send Voice As can wrap it as an object with an ID.",
-	},
-	{
-		displayName: 'Output Format',
-		name: 'responseFormat',
-		type: 'options',
+	}),
+	field('Output Format', 'responseFormat', 'options', {
 		default: DEFAULT_SPEECH_FORMAT,
 		options: SPEECH_FORMAT_VALUES.map((value) => ({
 			name: SPEECH_FORMATS[value].label,
@@ -62,11 +54,8 @@ const properties: INodeProperties[] = [
 			description: `File .${SPEECH_FORMATS[value].extension}, ${SPEECH_FORMATS[value].mimeType}`,
 		})),
 		description: 'The audio format of the output file',
-	},
-	{
-		displayName: 'Stream Format',
-		name: 'streamFormat',
-		type: 'options',
+	}),
+	field('Stream Format', 'streamFormat', 'options', {
 		default: 'audio',
 		options: [
 			{ name: 'Audio Bytes', value: 'audio', description: 'The gateway answers with the audio file' },
@@ -78,52 +67,34 @@ const properties: INodeProperties[] = [
 			},
 		],
 		description: 'How the gateway delivers the audio. Both give one identical audio file.',
-	},
-	{
-		displayName: 'Sample Rate',
-		name: 'sampleRate',
-		type: 'options',
+	}),
+	field('Sample Rate', 'sampleRate', 'options', {
 		default: DEFAULT_SAMPLE_RATE,
 		options: SPEECH_SAMPLE_RATES.map((rate) => ({ name: `${rate} Hz`, value: rate })),
 		description:
 			'Samples per second of the audio. Opus cannot use 22050 or 44100. Always sent, so that raw PCM output can say its rate.',
-	},
+	}),
 	optionsCollection([
-		{
-			displayName: 'Instructions',
-			name: 'instructions',
-			type: 'string',
+		field('Instructions', 'instructions', 'string', {
 			typeOptions: { rows: 2 },
 			default: '',
 			description: `Style instruction (tone, pace, accent), at most ${SPEECH_LIMITS.maxInstructionsChars} characters. Wins over Native Instruction when both are set.`,
-		},
-		{
-			displayName: 'Native Instruction',
-			name: 'nativeInstruction',
-			type: 'string',
+		}),
+		field('Native Instruction', 'nativeInstruction', 'string', {
 			default: '',
 			description: "The model's native style instruction. Instructions wins when both are set.",
-		},
-		{
-			displayName: 'Native Rate',
-			name: 'nativeRate',
-			type: 'number',
+		}),
+		field('Native Rate', 'nativeRate', 'number', {
 			typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
 			default: 1,
 			description: "The model's native speaking rate, 0.5 to 2. Speed wins when both are set.",
-		},
-		{
-			displayName: 'Native Streaming Generation',
-			name: 'nativeStreaming',
-			type: 'boolean',
+		}),
+		field('Native Streaming Generation', 'nativeStreaming', 'boolean', {
 			default: false,
 			description:
 				'Whether the model must generate in its native streaming mode. Stream Format still decides what the gateway returns.',
-		},
-		{
-			displayName: 'Other Numeric Members',
-			name: 'otherNumeric',
-			type: 'fixedCollection',
+		}),
+		field('Other Numeric Members', 'otherNumeric', 'fixedCollection', {
 			typeOptions: { multipleValues: true },
 			default: {},
 			description:
@@ -133,31 +104,22 @@ const properties: INodeProperties[] = [
 					displayName: 'Member',
 					name: 'member',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'number', default: 0 },
+						field('Name', 'name', 'string', { default: '' }),
+						field('Value', 'value', 'number', { default: 0 }),
 					],
 				},
 			],
-		},
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
+		}),
+		field('Put Output File in Field', 'binaryPropertyName', 'string', {
 			default: 'data',
 			description: 'The binary field the audio file is written to',
-		},
-		{
-			displayName: 'Seed',
-			name: 'seed',
-			type: 'number',
+		}),
+		field('Seed', 'seed', 'number', {
 			typeOptions: { minValue: 0, maxValue: 65535 },
 			default: 0,
 			description: 'Native seed, a whole number from 0 to 65535; the same seed repeats the same reading',
-		},
-		{
-			displayName: 'Send Voice As',
-			name: 'voiceAs',
-			type: 'options',
+		}),
+		field('Send Voice As', 'voiceAs', 'options', {
 			default: 'name',
 			options: [
 				{ name: 'Name', value: 'name', description: 'Sends the voice as text' },
@@ -167,23 +129,17 @@ const properties: INodeProperties[] = [
 					description: 'Sends the voice as an object: its identifier member holds the name',
 				},
 			],
-		},
-		{
-			displayName: 'Speed',
-			name: 'speed',
-			type: 'number',
+		}),
+		field('Speed', 'speed', 'number', {
 			typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
 			default: 1,
 			description: 'Speaking speed, 0.5 to 2 (1 is normal). Wins over Native Rate when both are set.',
-		},
-		{
-			displayName: 'Volume',
-			name: 'volume',
-			type: 'number',
+		}),
+		field('Volume', 'volume', 'number', {
 			typeOptions: { minValue: 0, maxValue: 100 },
 			default: 50,
 			description: 'Native volume, a whole number from 0 to 100',
-		},
+		}),
 	]),
 	additionalBodyField,
 ];

@@ -3,6 +3,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { VideoModel } from './catalog';
 import type { DisplayForOptions } from '../../../shared/catalog';
 import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
+import { modelListField } from '../descriptions';
+import { field, labelledOptions, withModelDefault } from '../formFields';
 
 /** The video form, built from the catalog: a field appears only for the models that accept it. */
 
@@ -10,15 +12,7 @@ import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
 export const forModels = (predicate: (model: VideoModel) => boolean, show?: DisplayForOptions['show']) =>
 	videoCatalog.displayFor(predicate, { unknown: predicate(GENERIC_VIDEO_MODEL), show });
 
-const FRAME_SOURCES: INodePropertyOptions[] = [
-	{ name: 'Image URL', value: 'url' },
-	{ name: 'Input Binary Field', value: 'binary' },
-];
-
-const optionList = (values: readonly string[]): INodePropertyOptions[] => [
-	{ name: 'Model Default', value: '' },
-	...values.map((value) => ({ name: value, value })),
-];
+const FRAME_SOURCES = labelledOptions({ 'Image URL': 'url', 'Input Binary Field': 'binary' });
 
 /** One options field per distinct value list; free text otherwise. */
 function enumFields(
@@ -29,23 +23,19 @@ function enumFields(
 ): INodeProperties[] {
 	const groups = new Map<string, readonly string[]>();
 	for (const model of videoCatalog.models) groups.set(valuesOf(model).join('|'), valuesOf(model));
-	const lists: INodeProperties[] = [...groups].map(([key, values]) => ({
-		displayName,
-		name,
-		type: 'options',
-		options: optionList(values),
-		default: '',
-		description,
-		displayOptions: videoCatalog.displayFor((model) => valuesOf(model).join('|') === key),
-	}));
-	const free: INodeProperties = {
-		displayName,
-		name,
-		type: 'string',
+	const lists = [...groups].map(([key, values]) =>
+		field(displayName, name, 'options', {
+			options: withModelDefault(values),
+			default: '',
+			description,
+			displayOptions: videoCatalog.displayFor((model) => valuesOf(model).join('|') === key),
+		}),
+	);
+	const free = field(displayName, name, 'string', {
 		default: '',
 		description: `${description} (sent as typed for a model this node does not know)`,
 		displayOptions: videoCatalog.displayFor(() => false, { unknown: true }),
-	};
+	});
 	return [...lists, free];
 }
 
@@ -105,23 +95,20 @@ function durationFields(): INodeProperties[] {
 		}
 		return [...bySummary].map(([summary, ids]) => `${ids.join(', ')}: ${summary}`).join('. ');
 	};
-	const field = (models: VideoModel[], sample: VideoModel): INodeProperties => {
+	const listFor = (models: VideoModel[], sample: VideoModel): INodeProperties => {
 		const opening = sample.durationRequired ? requiredDurationDefault(sample) : '';
-		return {
-			displayName: 'Duration (Seconds)',
-			name: 'duration',
-			type: 'options',
+		return field('Duration (Seconds)', 'duration', 'options', {
 			options: durationOptions(sample),
 			default: opening,
 			description: sample.durationRequired
 				? `${ranges(models)}. Required: the model has no default duration.`
 				: `${ranges(models)}. Model Default sends none and the model chooses.`,
 			displayOptions: videoCatalog.displayFor((m) => models.includes(m)),
-		};
+		});
 	};
-	const lists = [...groups.values()].map((models) => field(models, models[0]));
+	const lists = [...groups.values()].map((models) => listFor(models, models[0]));
 	const generic: INodeProperties = {
-		...field([], GENERIC_VIDEO_MODEL),
+		...listFor([], GENERIC_VIDEO_MODEL),
 		description:
 			'For a model this node does not know: 1 to 30 seconds, or -1 in an edit or extend task (the gateway judges its own range). Model Default sends none and the model chooses.',
 		displayOptions: videoCatalog.displayFor(() => false, { unknown: true }),
@@ -130,36 +117,20 @@ function durationFields(): INodeProperties[] {
 	return [...required, ...lists.filter((list) => !required.includes(list)), generic];
 }
 
-export const modelField: INodeProperties = {
-	displayName: 'Model',
-	name: 'model',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: 'vidA-2.5' },
-	required: true,
-	description:
-		'The video model. "By ID" accepts any model ID, alias or dated snapshot; an ID this node does not know is sent as typed with the generic fields.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: videoCatalog.searchListMethod, searchable: true },
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. vidA-2.5' },
-	],
-};
+export const modelField: INodeProperties = modelListField(
+	videoCatalog.searchListMethod,
+	'vidA-2.5',
+	'The video model. "By ID" accepts any model ID, alias or dated snapshot; an ID this node does not know is sent as typed with the generic fields.',
+);
 
 export const generationFields: INodeProperties[] = [
 	modelField,
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
+	field('Prompt', 'prompt', 'string', {
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
 		description: 'What the video shows (or, when editing, what to change)',
-	},
+	}),
 	...durationFields(),
 	...enumFields('aspectRatio', 'Aspect Ratio', (m) => m.aspectRatios, 'Frame shape of the video'),
 	...enumFields(
@@ -168,77 +139,49 @@ export const generationFields: INodeProperties[] = [
 		(m) => m.resolutions,
 		'Output resolution (vidC-1.0 editing accepts 720p and 1080p only)',
 	),
-	{
-		displayName: 'Generate Audio',
-		name: 'generateAudio',
-		type: 'options',
-		options: [
-			{ name: 'Model Default', value: '' },
-			{ name: 'On', value: 'true' },
-			{ name: 'Off', value: 'false' },
-		],
+	field('Generate Audio', 'generateAudio', 'options', {
+		options: labelledOptions({ 'Model Default': '', On: 'true', Off: 'false' }),
 		default: '',
 		description:
 			'Whether the video gets a soundtrack. The default depends on the model and the upstream account.',
 		displayOptions: forModels((m) => m.generateAudio),
-	},
-	{
-		displayName: 'First Frame Source',
-		name: 'firstFrameSource',
-		type: 'options',
+	}),
+	field('First Frame Source', 'firstFrameSource', 'options', {
 		options: FRAME_SOURCES,
 		default: 'url',
 		description:
 			'Where the first frame comes from: an address, or a binary of the input item (e.g. the image a previous step generated), sent as a data URL',
 		displayOptions: forModels((m) => m.frames.first),
-	},
-	{
-		displayName: 'First Frame Image URL',
-		name: 'firstFrameUrl',
-		type: 'string',
+	}),
+	field('First Frame Image URL', 'firstFrameUrl', 'string', {
 		default: '',
 		description:
 			'Image the video starts from. Cannot be combined with References (frame mode and reference mode are exclusive).',
 		displayOptions: forModels((m) => m.frames.first, { firstFrameSource: ['url'] }),
-	},
-	{
-		displayName: 'First Frame Input Binary Field',
-		name: 'firstFrameBinary',
-		type: 'string',
+	}),
+	field('First Frame Input Binary Field', 'firstFrameBinary', 'string', {
 		default: 'data',
 		description:
 			'Binary property of the input item holding the first frame (an image). Cannot be combined with References.',
 		displayOptions: forModels((m) => m.frames.first, { firstFrameSource: ['binary'] }),
-	},
-	{
-		displayName: 'Last Frame Source',
-		name: 'lastFrameSource',
-		type: 'options',
+	}),
+	field('Last Frame Source', 'lastFrameSource', 'options', {
 		options: FRAME_SOURCES,
 		default: 'url',
 		description: 'Where the last frame comes from: an address, or a binary of the input item',
 		displayOptions: forModels((m) => m.frames.last),
-	},
-	{
-		displayName: 'Last Frame Image URL',
-		name: 'lastFrameUrl',
-		type: 'string',
+	}),
+	field('Last Frame Image URL', 'lastFrameUrl', 'string', {
 		default: '',
 		description: 'Image the video ends on',
 		displayOptions: forModels((m) => m.frames.last, { lastFrameSource: ['url'] }),
-	},
-	{
-		displayName: 'Last Frame Input Binary Field',
-		name: 'lastFrameBinary',
-		type: 'string',
+	}),
+	field('Last Frame Input Binary Field', 'lastFrameBinary', 'string', {
 		default: 'data',
 		description: 'Binary property of the input item holding the last frame (an image)',
 		displayOptions: forModels((m) => m.frames.last, { lastFrameSource: ['binary'] }),
-	},
-	{
-		displayName: 'References',
-		name: 'references',
-		type: 'fixedCollection',
+	}),
+	field('References', 'references', 'fixedCollection', {
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Reference',
 		default: {},
@@ -250,103 +193,45 @@ export const generationFields: INodeProperties[] = [
 				displayName: 'Reference',
 				name: 'reference',
 				values: [
-					{
-						displayName: 'Input Binary Field',
-						name: 'binaryProperty',
-						type: 'string',
+					field('Input Binary Field', 'binaryProperty', 'string', {
 						default: 'data',
 						description: 'Binary property of the input item holding the image, video or audio file',
 						displayOptions: { show: { source: ['binary'] } },
-					},
-					{
-						displayName: 'Material Type',
-						name: 'kind',
-						type: 'options',
-						options: [
-							{
-								name: 'Image',
-								value: 'image',
-							},
-							{
-								name: 'Video',
-								value: 'video',
-							},
-							{
-								name: 'Audio',
-								value: 'audio',
-							},
-						],
+					}),
+					field('Material Type', 'kind', 'options', {
+						options: labelledOptions({ Image: 'image', Video: 'video', Audio: 'audio' }),
 						default: 'image',
-					},
-					{
-						displayName: 'Preset Voice ID',
-						name: 'voiceId',
-						type: 'string',
+					}),
+					field('Preset Voice ID', 'voiceId', 'string', {
 						default: '',
 						description: 'Only for audio items on models with voice references (vidB-1.5)',
-					},
-					{
-						displayName: 'Role',
-						name: 'role',
-						type: 'options',
-						options: [
-							{
-								name: 'First Clip (Extend)',
-								value: 'first_clip',
-							},
-							{
-								name: 'Inferred From Material Type',
-								value: '',
-							},
-							{
-								name: 'Reference Audio',
-								value: 'reference_audio',
-							},
-							{
-								name: 'Reference Image',
-								value: 'reference_image',
-							},
-							{
-								name: 'Reference Video',
-								value: 'reference_video',
-							},
-							{
-								name: 'Source Video (Edit)',
-								value: 'source_video',
-							},
-						],
+					}),
+					field('Role', 'role', 'options', {
+						options: labelledOptions({
+							'First Clip (Extend)': 'first_clip',
+							'Inferred From Material Type': '',
+							'Reference Audio': 'reference_audio',
+							'Reference Image': 'reference_image',
+							'Reference Video': 'reference_video',
+							'Source Video (Edit)': 'source_video',
+						}),
 						default: '',
 						description:
 							'How the model uses the item. vidA:	all five;	vidB:	reference image, source video, first clip, reference audio;	vidC:	reference image, source video;	vidD:	reference image/video/audio.',
-					},
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: [
-							{
-								name: 'URL',
-								value: 'url',
-							},
-							{
-								name: 'Input Binary Field',
-								value: 'binary',
-							},
-						],
+					}),
+					field('Source', 'source', 'options', {
+						options: labelledOptions({ URL: 'url', 'Input Binary Field': 'binary' }),
 						default: 'url',
 						description:
 							'An address, or a binary of the input item (sent as a data URL;	its MIME type must match the Material Type)',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
+					}),
+					field('URL', 'url', 'string', {
 						default: '',
 						description: 'Address of the image, video or audio file',
 						displayOptions: { show: { source: ['url'] } },
-					},
+					}),
 				],
 			},
 		],
-	},
+	}),
 ];
