@@ -4,7 +4,8 @@ type Choice = { name: string; value: string };
 
 /**
  * One form field: its label, parameter name and type, then its other settings in the order given.
- * n8n's form linter reads object literals only, so it does not check fields written this way.
+ * The lint's form rules read object literals only: test/unit/shared/formLint.test.ts applies them
+ * to the form as built.
  */
 export function field(
 	displayName: string,

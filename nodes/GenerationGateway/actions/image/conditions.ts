@@ -16,5 +16,3 @@ export const accepts =
 	(parameter: ImageModel['parameters'][number]): Predicate =>
 	(m) =>
 		m.parameters.includes(parameter);
-
-export const label = (value: string) => ({ name: value, value });
