@@ -264,16 +264,40 @@ export function parseEventJson(
 	);
 }
 
-/** Assemblers return this instead of throwing, so they stay pure; `assembleStream` makes the node error. */
-export type StreamOutcome<T = Record<string, unknown>> =
-	| { ok: true; value: T }
-	| { ok: false; reason: SseFailure; message: string };
+export type StreamFailure = { ok: false; reason: SseFailure; message: string };
 
-/** Folds one protocol's events into its result; `assembleStream` does the SSE reading for all. */
-export interface StreamAssembler<T = Record<string, unknown>> {
-	/** 'done' when no further event can change the outcome: reading stops there. */
-	apply(eventName: string, data: Record<string, unknown>): 'done' | void;
-	finish(): StreamOutcome<T>;
+/** Assemblers return this instead of throwing, so they stay pure; `assembleStream` makes the node error. */
+export type StreamOutcome<T = Record<string, unknown>> = { ok: true; value: T } | StreamFailure;
+
+export const truncated = (message: string): StreamFailure => ({ ok: false, reason: 'truncated', message });
+
+/**
+ * Folds one protocol's events into its result; `assembleStream` does the SSE reading for all.
+ * Nothing after a failure or the final event (`ended`) changes the outcome: reading stops there.
+ */
+export abstract class StreamAssembler<T = Record<string, unknown>> {
+	protected failure: StreamFailure | undefined;
+
+	protected ended = false;
+
+	/** 'done' when no further event can change the outcome. */
+	apply(eventName: string, data: Record<string, unknown>): 'done' | void {
+		if (!this.failure && !this.ended) this.take(typeof data.type === 'string' ? data.type : eventName, data);
+		if (this.failure || this.ended) return 'done';
+	}
+
+	finish(): StreamOutcome<T> {
+		return this.failure ?? this.result();
+	}
+
+	protected fail(message: string, reason: SseFailure = 'malformed'): void {
+		this.failure = { ok: false, reason, message };
+	}
+
+	/** `type` is the event's `type` member, else its SSE event name. */
+	protected abstract take(type: string, data: Record<string, unknown>): void;
+
+	protected abstract result(): StreamOutcome<T>;
 }
 
 /** The `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
@@ -356,12 +380,10 @@ export class ChatAnswer {
 
 	/** Runs the item's request, then ends the answer or reports the failure and rethrows it. */
 	async around<T>(work: () => Promise<T>): Promise<T> {
-		let outcome: { value: T } | { error: unknown };
-		try {
-			outcome = { value: await work() };
-		} catch (error) {
-			outcome = { error };
-		}
+		const outcome = await work().then(
+			(value) => ({ value }),
+			(error: unknown) => ({ error }),
+		);
 		if ('error' in outcome) {
 			await this.fail(outcome.error);
 			throw outcome.error;
