@@ -16,7 +16,7 @@ import { StreamAssembler, truncated } from '../../../shared/sse';
  * ending before every final image arrived is refused: a partial picture is not a result.
  */
 
-interface StreamedImage {
+export interface StreamedImage {
 	bytes: Buffer;
 	/** The event without its Base64 payload. */
 	meta: IDataObject;
