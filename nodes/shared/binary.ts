@@ -237,6 +237,47 @@ export function releaseBuffer(buffer: Uint8Array): void {
 	}
 }
 
+const HEAD_BYTES = 16;
+
+/** A file arriving in pieces, its first bytes read ahead to tell its type before it is stored. */
+export interface HeadedPieces {
+	/** The first 16 bytes, fewer in a smaller file. */
+	head: Buffer;
+	/** Every piece, the head's included. */
+	pieces: AsyncGenerator<Buffer>;
+	/** Reads what `pieces` left unread. */
+	skipRest(): Promise<void>;
+}
+
+/** `next` gives the file's next piece, undefined at its end. Undefined for an empty file. */
+export async function readHead(next: () => Promise<Buffer | undefined>): Promise<HeadedPieces | undefined> {
+	const head: Buffer[] = [];
+	let size = 0;
+	let ended = false;
+	const take = async () => {
+		const piece = ended ? undefined : await next();
+		if (!piece) ended = true;
+		return piece;
+	};
+	while (size < HEAD_BYTES && !ended) {
+		const piece = await take();
+		if (!piece) break;
+		head.push(piece);
+		size += piece.length;
+	}
+	if (!size) return undefined;
+	return {
+		head: Buffer.concat(head, Math.min(size, HEAD_BYTES)),
+		pieces: (async function* () {
+			yield* head.splice(0);
+			for (let piece = await take(); piece; piece = await take()) yield piece;
+		})(),
+		skipRest: async () => {
+			while (await take());
+		},
+	};
+}
+
 /** Pieces handed to the store that are kept while it may still read them. */
 const PIECES_IN_FLIGHT = 4;
 
