@@ -66,17 +66,16 @@ export interface PayloadFile {
 	readonly disposable?: boolean;
 }
 
-// Multiples of 3, so each chunk encodes to base64 on its own.
-const STORE_CHUNK_BYTES = 3 * 64 * 1024;
-const BUFFER_CHUNK_BYTES = 3 * 64 * 1024;
+/** A multiple of 3, so each chunk encodes to base64 on its own. */
+const CHUNK_BYTES = 3 * 64 * 1024;
 
 export function bufferFile(bytes: Buffer, name?: string): PayloadFile {
 	return {
 		size: bytes.length,
 		name,
 		async *chunks() {
-			for (let start = 0; start < bytes.length; start += BUFFER_CHUNK_BYTES) {
-				yield bytes.subarray(start, Math.min(start + BUFFER_CHUNK_BYTES, bytes.length));
+			for (let start = 0; start < bytes.length; start += CHUNK_BYTES) {
+				yield bytes.subarray(start, Math.min(start + CHUNK_BYTES, bytes.length));
 			}
 		},
 	};
@@ -111,7 +110,7 @@ export async function storedFile(
 		name,
 		disposable: true,
 		async *chunks() {
-			const stream = await reader.stream(id, STORE_CHUNK_BYTES);
+			const stream = await reader.stream(id, CHUNK_BYTES);
 			try {
 				for await (const chunk of stream as AsyncIterable<Buffer | string>) {
 					yield typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
