@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorCause, operationError } from './errors';
 import { chatStreamingOf } from './n8nFeatures';
 import { cancellableSleep } from './time';
+import { isObject } from './validation';
 
 /**
  * Server-sent events in three layers that survive any chunk boundary: bytes -> text
@@ -233,8 +234,7 @@ export async function* readSseEvents(
 				'timeout',
 			);
 		}
-		const cause = errorCause(error);
-		throw fail(`The connection to the gateway broke mid-stream${cause}`, 'broken');
+		throw fail(`The connection to the gateway broke mid-stream${errorCause(error)}`, 'broken');
 	} finally {
 		finished.abort();
 		await watchdog;
@@ -243,18 +243,24 @@ export async function* readSseEvents(
 	for (const event of decoder.end()) yield event;
 }
 
+/** The JSON object `text` holds; undefined for anything else. */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+	try {
+		const value = JSON.parse(text) as unknown;
+		return isObject(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export function parseEventJson(
 	node: INode,
 	event: SseEvent,
 	itemIndex?: number,
 	what?: string,
 ): Record<string, unknown> {
-	try {
-		const value = JSON.parse(event.data) as unknown;
-		if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-	} catch {
-		// reported below
-	}
+	const value = jsonObject(event.data);
+	if (value) return value;
 	const preview = event.data.length > 120 ? `${event.data.slice(0, 120)}…` : event.data;
 	throw sseError(
 		node,
@@ -300,11 +306,6 @@ export abstract class StreamAssembler<T = Record<string, unknown>> {
 	protected abstract result(): StreamOutcome<T>;
 }
 
-/** The `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
-function isDoneSentinel(event: SseEvent): boolean {
-	return event.data.trim() === '[DONE]';
-}
-
 /** Reads an SSE body through an assembler until its final event or its end. */
 export async function assembleStream<T>(
 	body: AsyncIterable<Uint8Array | string>,
@@ -313,7 +314,8 @@ export async function assembleStream<T>(
 ): Promise<T> {
 	const { node, itemIndex, what } = options;
 	for await (const event of readSseEvents(body, options)) {
-		if (isDoneSentinel(event)) continue;
+		// The `data: [DONE]` end marker some gateways send after the last event carries no JSON.
+		if (event.data.trim() === '[DONE]') continue;
 		if (assembler.apply(event.event, parseEventJson(node, event, itemIndex, what)) === 'done') break;
 	}
 	const outcome = assembler.finish();

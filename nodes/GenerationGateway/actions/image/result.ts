@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readHead, releaseBuffer } from '../../../shared/binary';
 import { errorCause, maybeCharged, operationError } from '../../../shared/errors';
+import { jsonObject } from '../../../shared/sse';
 
 /**
  * Reads an image result (JSON with `b64_json` members) from the response stream
@@ -284,18 +285,13 @@ export async function readImageResult<T>(
 	}
 
 	const text = reader.text();
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	if (reader.truncated || !json || typeof json !== 'object' || Array.isArray(json)) {
+	const json = reader.truncated ? undefined : jsonObject(text);
+	if (!json) {
 		const preview = text.length > 200 ? `${text.slice(0, 200)}…` : text;
 		throw new NodeOperationError(node, 'The gateway answered with something that is not an image result', {
 			itemIndex,
 			description: `Expected a JSON object with a "data" list${reader.truncated ? '; the answer ended early' : ''}. Received: ${preview || '(empty body)'}`,
 		});
 	}
-	return { json: json as Record<string, unknown>, images };
+	return { json, images };
 }
