@@ -12,6 +12,15 @@ import { isObject } from '../../../shared/validation';
 
 type Json = Record<string, unknown>;
 
+/** Deltas that grow one text of a content block, and the member (named alike in the delta). */
+const TEXT_DELTAS = new Map([
+	['text_delta', 'text'],
+	['thinking_delta', 'thinking'],
+	['signature_delta', 'signature'],
+]);
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
 /** Events that only follow message_start. */
 const AFTER_START = [
 	'content_block_start',
@@ -82,29 +91,15 @@ export class MessageStreamAssembler extends StreamAssembler {
 		const block = this.blockAt(data, 'content_block_delta');
 		if (!block) return;
 		const delta = isObject(data.delta) ? data.delta : {};
-		const append = (field: string, piece: unknown) => {
-			block[field] =
-				`${typeof block[field] === 'string' ? block[field] : ''}${typeof piece === 'string' ? piece : ''}`;
-		};
-		switch (delta.type) {
-			case 'text_delta':
-				append('text', delta.text);
-				if (typeof delta.text === 'string') this.onText?.(delta.text);
-				return;
-			case 'thinking_delta':
-				return append('thinking', delta.thinking);
-			case 'signature_delta':
-				return append('signature', delta.signature);
-			case 'input_json_delta': {
-				const index = data.index as number;
-				this.partialJson.set(index, (this.partialJson.get(index) ?? '') + String(delta.partial_json ?? ''));
-				return;
-			}
-			case 'citations_delta':
-				block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
-				return;
-			default:
-				return;
+		const field = TEXT_DELTAS.get(String(delta.type));
+		if (field) {
+			block[field] = text(block[field]) + text(delta[field]);
+			if (field === 'text' && typeof delta.text === 'string') this.onText?.(delta.text);
+		} else if (delta.type === 'input_json_delta') {
+			const index = data.index as number;
+			this.partialJson.set(index, (this.partialJson.get(index) ?? '') + String(delta.partial_json ?? ''));
+		} else if (delta.type === 'citations_delta') {
+			block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
 		}
 	}
 

@@ -14,19 +14,23 @@ const TERMINAL = new Set(['response.completed', 'response.failed', 'response.inc
 const SNAPSHOT = new Set(['response.created', 'response.in_progress', 'response.queued']);
 
 /** Events that grow (`.delta`) or set (`.done`) one text of an output item, and where that text is. */
-const TEXT_EVENTS: Record<string, { list?: PartList; field: string }> = {
-	'response.output_text': { list: 'content', field: 'text' },
-	'response.refusal': { list: 'content', field: 'refusal' },
-	'response.function_call_arguments': { field: 'arguments' },
-	'response.reasoning_summary_text': { list: 'summary', field: 'text' },
-};
+const TEXT_EVENTS = new Map<string, { list?: PartList; field: string }>(
+	Object.entries({
+		'response.output_text': { list: 'content', field: 'text' },
+		'response.refusal': { list: 'content', field: 'refusal' },
+		'response.function_call_arguments': { field: 'arguments' },
+		'response.reasoning_summary_text': { list: 'summary', field: 'text' },
+	}),
+);
 
 /** Events that give a whole content or summary part. */
-const PART_EVENTS: Record<string, PartList> = {
-	'response.content_part.added': 'content',
-	'response.content_part.done': 'content',
-	'response.reasoning_summary_part.added': 'summary',
-};
+const PART_EVENTS = new Map<string, PartList>(
+	Object.entries({
+		'response.content_part.added': 'content',
+		'response.content_part.done': 'content',
+		'response.reasoning_summary_part.added': 'summary',
+	}),
+);
 
 const ANNOTATION_ADDED = 'response.output_text.annotation.added';
 
@@ -102,8 +106,8 @@ export class ResponseStreamAssembler extends StreamAssembler {
 
 	private applyItemEvent(type: string, data: Json): void {
 		const [, stream, step] = /^(.+)\.(delta|done)$/.exec(type) ?? [];
-		const textEvent = TEXT_EVENTS[stream];
-		const partList = PART_EVENTS[type];
+		const textEvent = TEXT_EVENTS.get(stream);
+		const partList = PART_EVENTS.get(type);
 		// Others are events this version does not assemble (e.g. tool progress).
 		if (!textEvent && !partList && type !== ANNOTATION_ADDED) return;
 		const item = typeof data.output_index === 'number' ? this.items[data.output_index] : undefined;
