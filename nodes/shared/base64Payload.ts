@@ -104,12 +104,6 @@ export class StreamedBody {
 	open(): BodyStream {
 		return nodeReadableFrom()(this.pieces(), { objectMode: true, highWaterMark: 1 }) as BodyStream;
 	}
-
-	async bytes(): Promise<Buffer> {
-		const pieces: Buffer[] = [];
-		for await (const piece of this.pieces()) pieces.push(piece);
-		return Buffer.concat(pieces, this.length);
-	}
 }
 
 export class Base64Payload {

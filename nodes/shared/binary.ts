@@ -66,17 +66,16 @@ export interface PayloadFile {
 	readonly disposable?: boolean;
 }
 
-// Multiples of 3, so each chunk encodes to base64 on its own.
-const STORE_CHUNK_BYTES = 3 * 64 * 1024;
-const BUFFER_CHUNK_BYTES = 3 * 64 * 1024;
+/** A multiple of 3, so each chunk encodes to base64 on its own. */
+const CHUNK_BYTES = 3 * 64 * 1024;
 
 export function bufferFile(bytes: Buffer, name?: string): PayloadFile {
 	return {
 		size: bytes.length,
 		name,
 		async *chunks() {
-			for (let start = 0; start < bytes.length; start += BUFFER_CHUNK_BYTES) {
-				yield bytes.subarray(start, Math.min(start + BUFFER_CHUNK_BYTES, bytes.length));
+			for (let start = 0; start < bytes.length; start += CHUNK_BYTES) {
+				yield bytes.subarray(start, Math.min(start + CHUNK_BYTES, bytes.length));
 			}
 		},
 	};
@@ -111,7 +110,7 @@ export async function storedFile(
 		name,
 		disposable: true,
 		async *chunks() {
-			const stream = await reader.stream(id, STORE_CHUNK_BYTES);
+			const stream = await reader.stream(id, CHUNK_BYTES);
 			try {
 				for await (const chunk of stream as AsyncIterable<Buffer | string>) {
 					yield typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
@@ -235,6 +234,47 @@ export function releaseBuffer(buffer: Uint8Array): void {
 	} catch {
 		// Not detachable: collected as usual.
 	}
+}
+
+const HEAD_BYTES = 16;
+
+/** A file arriving in pieces, its first bytes read ahead to tell its type before it is stored. */
+export interface HeadedPieces {
+	/** The first 16 bytes, fewer in a smaller file. */
+	head: Buffer;
+	/** Every piece, the head's included. */
+	pieces: AsyncGenerator<Buffer>;
+	/** Reads what `pieces` left unread. */
+	skipRest(): Promise<void>;
+}
+
+/** `next` gives the file's next piece, undefined at its end. Undefined for an empty file. */
+export async function readHead(next: () => Promise<Buffer | undefined>): Promise<HeadedPieces | undefined> {
+	const head: Buffer[] = [];
+	let size = 0;
+	let ended = false;
+	const take = async () => {
+		const piece = ended ? undefined : await next();
+		if (!piece) ended = true;
+		return piece;
+	};
+	while (size < HEAD_BYTES && !ended) {
+		const piece = await take();
+		if (!piece) break;
+		head.push(piece);
+		size += piece.length;
+	}
+	if (!size) return undefined;
+	return {
+		head: Buffer.concat(head, Math.min(size, HEAD_BYTES)),
+		pieces: (async function* () {
+			yield* head.splice(0);
+			for (let piece = await take(); piece; piece = await take()) yield piece;
+		})(),
+		skipRest: async () => {
+			while (await take());
+		},
+	};
 }
 
 /** Pieces handed to the store that are kept while it may still read them. */

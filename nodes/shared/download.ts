@@ -1,6 +1,6 @@
 import type { IBinaryData, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
-import { storeBinaryPieces } from './binary';
+import { readHead, storeBinaryPieces } from './binary';
 import type { BinaryStore } from './binary';
 import { errorCause, headerValue, networkCodeOf, operationError, retryAfterHeader } from './errors';
 import { cancelSignalOf } from './n8nFeatures';
@@ -20,8 +20,6 @@ import { printableUrl } from './urls';
 export const DOWNLOAD_DEADLINE_FACTOR = 10;
 
 const MAX_ERROR_BYTES = 4096;
-
-const HEAD_BYTES = 16;
 
 export interface DownloadContext extends BinaryStore {
 	getNode(): INode;
@@ -177,33 +175,15 @@ async function attempt(ctx: DownloadContext, request: DownloadRequest, guard: Gu
 		return chunk;
 	};
 
-	const head: Buffer[] = [];
-	let headSize = 0;
-	let ended = false;
-	try {
-		while (headSize < HEAD_BYTES && !ended) {
-			const chunk = await next();
-			if (chunk) {
-				head.push(chunk);
-				headSize += chunk.length;
-			} else ended = true;
-		}
-	} catch {
+	const file = await readHead(next).catch(() => null);
+	if (file === null) {
 		destroy(body);
 		return { ok: false, ending: broke! };
 	}
-	if (headSize === 0) return { ok: false, ending: { kind: 'empty' } };
-	const pieces = async function* () {
-		yield* head;
-		head.length = 0;
-		for (let chunk = ended ? undefined : await next(); chunk; chunk = await next()) yield chunk;
-	};
-	const { fileName, mimeType } = request.name(
-		Buffer.concat(head, Math.min(headSize, HEAD_BYTES)),
-		contentType,
-	);
+	if (!file) return { ok: false, ending: { kind: 'empty' } };
+	const { fileName, mimeType } = request.name(file.head, contentType);
 	try {
-		const binary = await storeBinaryPieces(ctx, response.body, pieces(), fileName, mimeType);
+		const binary = await storeBinaryPieces(ctx, response.body, file.pieces, fileName, mimeType);
 		return { ok: true, binary, contentType };
 	} catch (error) {
 		destroy(body);

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorCause, operationError } from './errors';
 import { chatStreamingOf } from './n8nFeatures';
 import { cancellableSleep } from './time';
+import { isObject } from './validation';
 
 /**
  * Server-sent events in three layers that survive any chunk boundary: bytes -> text
@@ -233,8 +234,7 @@ export async function* readSseEvents(
 				'timeout',
 			);
 		}
-		const cause = errorCause(error);
-		throw fail(`The connection to the gateway broke mid-stream${cause}`, 'broken');
+		throw fail(`The connection to the gateway broke mid-stream${errorCause(error)}`, 'broken');
 	} finally {
 		finished.abort();
 		await watchdog;
@@ -243,18 +243,24 @@ export async function* readSseEvents(
 	for (const event of decoder.end()) yield event;
 }
 
+/** The JSON object `text` holds; undefined for anything else. */
+export function jsonObject(text: string): Record<string, unknown> | undefined {
+	try {
+		const value = JSON.parse(text) as unknown;
+		return isObject(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export function parseEventJson(
 	node: INode,
 	event: SseEvent,
 	itemIndex?: number,
 	what?: string,
 ): Record<string, unknown> {
-	try {
-		const value = JSON.parse(event.data) as unknown;
-		if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-	} catch {
-		// reported below
-	}
+	const value = jsonObject(event.data);
+	if (value) return value;
 	const preview = event.data.length > 120 ? `${event.data.slice(0, 120)}…` : event.data;
 	throw sseError(
 		node,
@@ -264,21 +270,40 @@ export function parseEventJson(
 	);
 }
 
+export type StreamFailure = { ok: false; reason: SseFailure; message: string };
+
 /** Assemblers return this instead of throwing, so they stay pure; `assembleStream` makes the node error. */
-export type StreamOutcome<T = Record<string, unknown>> =
-	| { ok: true; value: T }
-	| { ok: false; reason: SseFailure; message: string };
+export type StreamOutcome<T = Record<string, unknown>> = { ok: true; value: T } | StreamFailure;
 
-/** Folds one protocol's events into its result; `assembleStream` does the SSE reading for all. */
-export interface StreamAssembler<T = Record<string, unknown>> {
-	/** 'done' when no further event can change the outcome: reading stops there. */
-	apply(eventName: string, data: Record<string, unknown>): 'done' | void;
-	finish(): StreamOutcome<T>;
-}
+export const truncated = (message: string): StreamFailure => ({ ok: false, reason: 'truncated', message });
 
-/** The `data: [DONE]` end marker some gateways send after the last event: it carries no JSON. */
-function isDoneSentinel(event: SseEvent): boolean {
-	return event.data.trim() === '[DONE]';
+/**
+ * Folds one protocol's events into its result; `assembleStream` does the SSE reading for all.
+ * Nothing after a failure or the final event (`ended`) changes the outcome: reading stops there.
+ */
+export abstract class StreamAssembler<T = Record<string, unknown>> {
+	protected failure: StreamFailure | undefined;
+
+	protected ended = false;
+
+	/** 'done' when no further event can change the outcome. */
+	apply(eventName: string, data: Record<string, unknown>): 'done' | void {
+		if (!this.failure && !this.ended) this.take(typeof data.type === 'string' ? data.type : eventName, data);
+		if (this.failure || this.ended) return 'done';
+	}
+
+	finish(): StreamOutcome<T> {
+		return this.failure ?? this.result();
+	}
+
+	protected fail(message: string, reason: SseFailure = 'malformed'): void {
+		this.failure = { ok: false, reason, message };
+	}
+
+	/** `type` is the event's `type` member, else its SSE event name. */
+	protected abstract take(type: string, data: Record<string, unknown>): void;
+
+	protected abstract result(): StreamOutcome<T>;
 }
 
 /** Reads an SSE body through an assembler until its final event or its end. */
@@ -289,7 +314,8 @@ export async function assembleStream<T>(
 ): Promise<T> {
 	const { node, itemIndex, what } = options;
 	for await (const event of readSseEvents(body, options)) {
-		if (isDoneSentinel(event)) continue;
+		// The `data: [DONE]` end marker some gateways send after the last event carries no JSON.
+		if (event.data.trim() === '[DONE]') continue;
 		if (assembler.apply(event.event, parseEventJson(node, event, itemIndex, what)) === 'done') break;
 	}
 	const outcome = assembler.finish();
@@ -356,12 +382,10 @@ export class ChatAnswer {
 
 	/** Runs the item's request, then ends the answer or reports the failure and rethrows it. */
 	async around<T>(work: () => Promise<T>): Promise<T> {
-		let outcome: { value: T } | { error: unknown };
-		try {
-			outcome = { value: await work() };
-		} catch (error) {
-			outcome = { error };
-		}
+		const outcome = await work().then(
+			(value) => ({ value }),
+			(error: unknown) => ({ error }),
+		);
 		if ('error' in outcome) {
 			await this.fail(outcome.error);
 			throw outcome.error;

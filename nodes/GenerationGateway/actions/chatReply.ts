@@ -19,9 +19,9 @@ interface ChatReply {
 	streamFailed: string;
 	/** Throws when the answer is not a result (a failed or incomplete response). */
 	check?: (answer: IDataObject) => void;
-	simplify: (answer: IDataObject) => IDataObject;
-	/** The answer's text, for n8n's chat when the answer came whole. */
-	chatText: (answer: IDataObject) => string;
+	simplify: (answer: IDataObject) => Record<string, unknown>;
+	/** The simplified answer's member that holds its text, for n8n's chat when the answer came whole. */
+	textMember: string;
 }
 
 /** Sends the body whole or as a stream (Stream option), and shows the answer's text in n8n's chat. */
@@ -36,6 +36,7 @@ export async function replyTo(
 	const chat = chatAnswer(ctx, itemIndex, runsAsTool(ctx));
 	if (chat.on && body.stream === undefined && reply.mayStream(body)) body.stream = true;
 	reply.validate(body);
+	const streams = body.stream === true;
 	const sent = reply.send ? reply.send(body) : body;
 	const { timeoutMs } = readRequestSettings(ctx, itemIndex);
 	const request = {
@@ -46,27 +47,21 @@ export async function replyTo(
 		timeoutMs,
 		itemIndex,
 	} as const;
-	const answer = await chat.around(async (): Promise<IDataObject> => {
-		let result: IDataObject;
-		if (body.stream === true) {
-			const response = await gatewayRequest<AsyncIterable<Uint8Array>>(ctx, {
-				...request,
-				responseType: 'stream',
-			});
-			chat.begin();
-			result = (await assembleStream(response.body, reply.assembler(chat.text), {
-				node: ctx.getNode(),
-				itemIndex,
-				timeoutMs,
-				what: reply.streamFailed,
-			})) as IDataObject;
-		} else {
-			result = (await gatewayRequest<IDataObject>(ctx, request)).body;
-		}
+	const readStream = async (): Promise<IDataObject> => {
+		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(ctx, {
+			...request,
+			responseType: 'stream',
+		});
+		chat.begin();
+		const options = { node: ctx.getNode(), itemIndex, timeoutMs, what: reply.streamFailed };
+		return (await assembleStream(response.body, reply.assembler(chat.text), options)) as IDataObject;
+	};
+	const answer = await chat.around(async () => {
+		const result = streams ? await readStream() : (await gatewayRequest<IDataObject>(ctx, request)).body;
 		reply.check?.(result);
-		if (body.stream !== true) chat.text(reply.chatText(result));
+		if (!streams) chat.text(String(reply.simplify(result)[reply.textMember]));
 		return result;
 	});
 	const simplify = ctx.getNodeParameter('simplifyOutput', itemIndex, true) as boolean;
-	return [{ json: simplify ? reply.simplify(answer) : answer }];
+	return [{ json: simplify ? (reply.simplify(answer) as IDataObject) : answer }];
 }

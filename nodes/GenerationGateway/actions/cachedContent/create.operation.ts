@@ -25,13 +25,8 @@ const TURNS = { name: 'turns', entry: 'turn', displayName: 'Turns' };
 function readExpireTime(ctx: IExecuteFunctions, itemIndex: number): string {
 	const raw = ctx.getNodeParameter('expireTime', itemIndex, '') as unknown;
 	const text = DateTime.isDateTime(raw) ? (raw.toISO() ?? '') : String(raw ?? '').trim();
-	if (!text)
-		throw refusal(
-			ctx.getNode(),
-			'Expire Time',
-			'enter a date and time (or choose another Expiry)',
-			itemIndex,
-		);
+	const problem = 'enter a date and time (or choose another Expiry)';
+	if (!text) throw refusal(ctx.getNode(), 'Expire Time', problem, itemIndex);
 	const parsed = DateTime.fromISO(text, { zone: ctx.getTimezone() });
 	return parsed.isValid ? parsed.toUTC().toISO({ suppressMilliseconds: true })! : text;
 }

@@ -11,6 +11,7 @@ import { imageCatalog, imageVariantOf } from './catalog';
 import { buildImageBody } from './body';
 import { B64_MARKER, readImageResult } from './result';
 import { IMAGE_FIELD_LABELS, imageRequestSchema } from './schema';
+import type { StreamedImage } from './stream';
 import { IMAGE_STREAM_FAILED, ImageStreamCollector, streamedResultJson } from './stream';
 import { assembleStream } from '../../../shared/sse';
 import { gatewayRequest } from '../../../shared/transport';
@@ -100,33 +101,29 @@ async function streamedItem(
 	itemIndex: number,
 	events: AsyncIterable<Buffer | string>,
 	request: IDataObject,
-	keepPartials: boolean,
-	timeoutMs: number,
+	options: { keepPartials: boolean; timeoutMs: number },
 ): Promise<INodeExecutionData> {
-	const node = ctx.getNode();
+	const { keepPartials, timeoutMs } = options;
 	const collector = new ImageStreamCollector(Number(request.n ?? 1), keepPartials);
-	const result = await assembleStream(events, collector, {
-		node,
-		itemIndex,
-		timeoutMs,
-		what: IMAGE_STREAM_FAILED,
-	});
+	const what = IMAGE_STREAM_FAILED;
+	const result = await assembleStream(events, collector, { node: ctx.getNode(), itemIndex, timeoutMs, what });
 	const json = streamedResultJson(result);
 	const binary: IBinaryKeyData = {};
-	for (const [index, image] of result.finals.entries()) {
-		const property = binaryPropertyName(index);
+	const store = async (image: StreamedImage, property: string, stem: string) => {
 		const format = image.meta.output_format ?? request.output_format;
-		binary[property] = await imageBinary(ctx, image.bytes, `image-${index + 1}`, format);
+		binary[property] = await imageBinary(ctx, image.bytes, stem, format);
+		return property;
+	};
+	for (const [index, image] of result.finals.entries()) {
+		const property = await store(image, binaryPropertyName(index), `image-${index + 1}`);
 		(json.data as IDataObject[])[index].binaryProperty = property;
 	}
 	if (keepPartials) {
 		json.partial_images = [];
 		for (const [index, image] of result.partials.entries()) {
-			const property = binaryPropertyName(index, 'partial');
-			const format = image.meta.output_format ?? request.output_format;
 			const stem = `partial-${Number(image.meta.partial_image_index ?? index) + 1}`;
-			binary[property] = await imageBinary(ctx, image.bytes, stem, format);
-			(json.partial_images as IDataObject[]).push({ ...image.meta, binaryProperty: property });
+			const binaryProperty = await store(image, binaryPropertyName(index, 'partial'), stem);
+			(json.partial_images as IDataObject[]).push({ ...image.meta, binaryProperty });
 		}
 	}
 	return { json, binary, pairedItem: { item: itemIndex } };
@@ -153,16 +150,8 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	});
 	const contentType = String(response.headers['content-type'] ?? '');
 	if (contentType.includes('text/event-stream')) {
-		return [
-			await streamedItem(
-				this,
-				itemIndex,
-				response.body,
-				body,
-				options.includePartialImages === true,
-				timeoutMs,
-			),
-		];
+		const keepPartials = options.includePartialImages === true;
+		return [await streamedItem(this, itemIndex, response.body, body, { keepPartials, timeoutMs })];
 	}
 	const encoded = response.headers['content-encoding'] !== undefined;
 	const length = Number(response.headers['content-length']);

@@ -79,14 +79,8 @@ export async function readReferenceImages(
 			continue;
 		}
 		const url = (entry.url ?? '').trim();
-		if (!url) {
-			throw refusal(
-				ctx.getNode(),
-				`Reference Images (#${position + 1})`,
-				'the Image URL is empty',
-				itemIndex,
-			);
-		}
+		const field = `Reference Images (#${position + 1})`;
+		if (!url) throw refusal(ctx.getNode(), field, 'the Image URL is empty', itemIndex);
 		images.push(url);
 	}
 	return images;

@@ -1,8 +1,9 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { releaseBuffer } from '../../../shared/binary';
+import { readHead, releaseBuffer } from '../../../shared/binary';
 import { errorCause, maybeCharged, operationError } from '../../../shared/errors';
+import { jsonObject } from '../../../shared/sse';
 
 /**
  * Reads an image result (JSON with `b64_json` members) from the response stream
@@ -200,8 +201,6 @@ export class Base64ResultReader {
 	}
 }
 
-const HEAD_BYTES = 16;
-
 export interface IncomingImage {
 	/** The number in its marker. */
 	index: number;
@@ -244,13 +243,13 @@ export async function readImageResult<T>(
 			try {
 				step = await source.next();
 			} catch (error) {
-				failure = brokenOff(node, error, {
-					received,
-					contentLength,
-					silentMs: Date.now() - lastChunkAt,
-					timeoutMs,
-					itemIndex,
-				});
+				const arrived = `after ${received}${contentLength ? ` of ${contentLength}` : ''} bytes had arrived`;
+				const what =
+					timeoutMs !== undefined && Date.now() - lastChunkAt >= timeoutMs - 50
+						? `the image answer stopped for longer than Request Timeout (${timeoutMs / 1000} s) and was closed, ${arrived}`
+						: `the connection to the gateway broke while the image answer was arriving${errorCause(error)}, ${arrived}`;
+				const details = maybeCharged({ message: what });
+				failure = operationError(node, details.message, { itemIndex, description: details.hint });
 				throw failure;
 			}
 			if (step.done) return undefined;
@@ -264,80 +263,35 @@ export async function readImageResult<T>(
 	};
 
 	const images: Array<T | undefined> = [];
+	const nextBytes = async () => {
+		const event = await next();
+		return event?.kind === 'bytes' ? event.bytes : undefined;
+	};
 	for (let event = await next(); event; event = await next()) {
 		if (event.kind !== 'start') continue;
-		const head: Buffer[] = [];
-		let headSize = 0;
-		let done = false;
-		while (headSize < HEAD_BYTES && !done) {
-			const piece = await next();
-			if (piece?.kind === 'bytes') {
-				head.push(piece.bytes);
-				headSize += piece.bytes.length;
-			} else done = true; // the image ended (or the answer did, which `truncated` reports)
-		}
-		if (!headSize) {
+		// An image ends at its `end` event (or the answer does, which `truncated` reports).
+		const file = await readHead(nextBytes);
+		if (!file) {
 			images.push(undefined);
 			continue;
 		}
-		const bytes = async function* () {
-			yield* head;
-			while (!done) {
-				const piece = await next();
-				if (piece?.kind !== 'bytes') done = true;
-				else yield piece.bytes;
-			}
-		};
 		try {
-			images.push(
-				await sink({
-					index: images.length,
-					head: Buffer.concat(head, Math.min(headSize, HEAD_BYTES)),
-					bytes: bytes(),
-				}),
-			);
+			images.push(await sink({ index: images.length, head: file.head, bytes: file.pieces }));
 		} catch (error) {
 			throw failure ?? error;
 		}
 		// A sink that stopped early leaves the rest of its image unread: skip it.
-		while (!done) if ((await next())?.kind !== 'bytes') done = true;
+		await file.skipRest();
 	}
 
 	const text = reader.text();
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	if (reader.truncated || !json || typeof json !== 'object' || Array.isArray(json)) {
+	const json = reader.truncated ? undefined : jsonObject(text);
+	if (!json) {
 		const preview = text.length > 200 ? `${text.slice(0, 200)}…` : text;
 		throw new NodeOperationError(node, 'The gateway answered with something that is not an image result', {
 			itemIndex,
 			description: `Expected a JSON object with a "data" list${reader.truncated ? '; the answer ended early' : ''}. Received: ${preview || '(empty body)'}`,
 		});
 	}
-	return { json: json as Record<string, unknown>, images };
-}
-
-function brokenOff(
-	node: INode,
-	error: unknown,
-	state: {
-		received: number;
-		contentLength?: number;
-		silentMs: number;
-		timeoutMs?: number;
-		itemIndex?: number;
-	},
-): NodeOperationError {
-	const { received, contentLength, silentMs, timeoutMs, itemIndex } = state;
-	const arrived = `after ${received}${contentLength ? ` of ${contentLength}` : ''} bytes had arrived`;
-	const cause = errorCause(error);
-	const what =
-		timeoutMs !== undefined && silentMs >= timeoutMs - 50
-			? `the image answer stopped for longer than Request Timeout (${timeoutMs / 1000} s) and was closed, ${arrived}`
-			: `the connection to the gateway broke while the image answer was arriving${cause}, ${arrived}`;
-	const details = maybeCharged({ message: what });
-	return operationError(node, details.message, { itemIndex, description: details.hint });
+	return { json, images };
 }

@@ -8,14 +8,15 @@ import {
 	IMAGE_STREAM_PARTIAL_EVENT,
 	IMAGE_STREAM_PARTIAL_INDEX_MEMBER,
 } from './wireNames';
-import type { SseFailure, StreamAssembler, StreamOutcome } from '../../../shared/sse';
+import type { StreamOutcome } from '../../../shared/sse';
+import { StreamAssembler, truncated } from '../../../shared/sse';
 
 /**
  * Folds a streamed image request into the shape of a non-streamed result. A stream
  * ending before every final image arrived is refused: a partial picture is not a result.
  */
 
-interface StreamedImage {
+export interface StreamedImage {
 	bytes: Buffer;
 	/** The event without its Base64 payload. */
 	meta: IDataObject;
@@ -36,22 +37,20 @@ function withoutPayload(event: Record<string, unknown>): IDataObject {
 
 export const IMAGE_STREAM_FAILED = 'The image stream failed';
 
-export class ImageStreamCollector implements StreamAssembler<StreamedImageResult> {
+export class ImageStreamCollector extends StreamAssembler<StreamedImageResult> {
 	private readonly finals: StreamedImage[] = [];
 
 	private readonly partials: StreamedImage[] = [];
-
-	private failure: Extract<StreamOutcome<StreamedImageResult>, { ok: false }> | undefined;
 
 	constructor(
 		private readonly expected: number,
 		/** Partial images cost memory: kept only when asked for. */
 		private readonly keepPartials: boolean,
-	) {}
+	) {
+		super();
+	}
 
-	apply(eventName: string, data: Record<string, unknown>): 'done' | void {
-		if (this.failure) return 'done';
-		const type = typeof data.type === 'string' ? data.type : eventName;
+	protected take(type: string, data: Record<string, unknown>): void {
 		if (type === IMAGE_STREAM_ERROR_EVENT) {
 			const error = (data.error ?? data) as IDataObject;
 			const message = typeof error.message === 'string' ? error.message : JSON.stringify(error);
@@ -63,27 +62,20 @@ export class ImageStreamCollector implements StreamAssembler<StreamedImageResult
 		if (typeof base64 !== 'string' || !base64) {
 			return this.fail(
 				`The stream sent a "${type}" event without an image (${IMAGE_STREAM_B64_MEMBER} missing)`,
-				'malformed',
 			);
 		}
 		const image = { bytes: Buffer.from(base64, 'base64'), meta: withoutPayload(data) };
 		(type === IMAGE_STREAM_COMPLETED_EVENT ? this.finals : this.partials).push(image);
 	}
 
-	private fail(message: string, reason: SseFailure): 'done' {
-		this.failure = { ok: false, reason, message };
-		return 'done';
-	}
-
-	finish(): StreamOutcome<StreamedImageResult> {
-		if (this.failure) return this.failure;
-		if (this.finals.length < this.expected) {
-			const got = this.finals.length;
-			const message =
+	protected result(): StreamOutcome<StreamedImageResult> {
+		const got = this.finals.length;
+		if (got < this.expected) {
+			return truncated(
 				got === 0
 					? `The stream ended without its final image (no "${IMAGE_STREAM_COMPLETED_EVENT}" event)`
-					: `The stream ended after ${got} of ${this.expected} final images`;
-			return { ok: false, reason: 'truncated', message };
+					: `The stream ended after ${got} of ${this.expected} final images`,
+			);
 		}
 		const partials = [...this.partials].sort(
 			(a, b) =>

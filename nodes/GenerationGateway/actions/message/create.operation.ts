@@ -103,8 +103,8 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 		send: (sent) => payload.requestBody(sent),
 		assembler: (onText) => new MessageStreamAssembler(onText),
 		streamFailed: 'The message stream failed',
-		simplify: (message) => simplifyMessage(message) as IDataObject,
-		chatText: (message) => String(simplifyMessage(message).text),
+		simplify: simplifyMessage,
+		textMember: 'text',
 	});
 }
 

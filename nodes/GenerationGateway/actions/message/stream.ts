@@ -1,4 +1,5 @@
-import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
+import type { StreamOutcome } from '../../../shared/sse';
+import { StreamAssembler, truncated } from '../../../shared/sse';
 import { isObject } from '../../../shared/validation';
 
 /**
@@ -11,8 +12,28 @@ import { isObject } from '../../../shared/validation';
 
 type Json = Record<string, unknown>;
 
-export class MessageStreamAssembler implements StreamAssembler {
-	constructor(private readonly onText?: (text: string) => void) {}
+/** Deltas that grow one text of a content block, and the member (named alike in the delta). */
+const TEXT_DELTAS = new Map([
+	['text_delta', 'text'],
+	['thinking_delta', 'thinking'],
+	['signature_delta', 'signature'],
+]);
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** Events that only follow message_start. */
+const AFTER_START = [
+	'content_block_start',
+	'content_block_delta',
+	'content_block_stop',
+	'message_delta',
+	'message_stop',
+];
+
+export class MessageStreamAssembler extends StreamAssembler {
+	constructor(private readonly onText?: (text: string) => void) {
+		super();
+	}
 
 	private message: Json | undefined;
 
@@ -20,19 +41,8 @@ export class MessageStreamAssembler implements StreamAssembler {
 
 	private partialJson = new Map<number, string>();
 
-	private stopped = false;
-
-	private failure: Extract<StreamOutcome, { ok: false }> | undefined;
-
-	apply(eventName: string, data: Json): 'done' | void {
-		this.applyEvent(eventName, data);
-		// Nothing after the final event or a failure changes the outcome.
-		if (this.failure || this.stopped) return 'done';
-	}
-
-	private applyEvent(eventName: string, data: Json): void {
-		if (this.failure || this.stopped) return;
-		const type = typeof data.type === 'string' ? data.type : eventName;
+	protected take(type: string, data: Json): void {
+		if (!this.message && AFTER_START.includes(type)) return this.fail(`${type} before message_start`);
 		switch (type) {
 			case 'message_start':
 				if (!isObject(data.message)) return this.fail('message_start without a message');
@@ -40,7 +50,11 @@ export class MessageStreamAssembler implements StreamAssembler {
 				this.blocks = Array.isArray(data.message.content) ? [...(data.message.content as Json[])] : [];
 				return;
 			case 'content_block_start':
-				return this.startBlock(data);
+				if (typeof data.index !== 'number' || !isObject(data.content_block)) {
+					return this.fail('content_block_start without index or content_block');
+				}
+				this.blocks[data.index] = { ...data.content_block };
+				return;
 			case 'content_block_delta':
 				return this.applyDelta(data);
 			case 'content_block_stop':
@@ -48,86 +62,44 @@ export class MessageStreamAssembler implements StreamAssembler {
 			case 'message_delta':
 				return this.applyMessageDelta(data);
 			case 'message_stop':
-				if (!this.message) return this.fail('message_stop before message_start');
-				this.stopped = true;
+				this.ended = true;
 				return;
 			case 'error': {
 				const error = isObject(data.error) ? data.error : data;
 				const kind = typeof error.type === 'string' ? ` (${error.type})` : '';
-				this.failure = {
-					ok: false,
-					reason: 'upstream',
-					message: `the gateway reported an error${kind}: ${String(error.message ?? 'no message')}`,
-				};
-				return;
+				const message = String(error.message ?? 'no message');
+				return this.fail(`the gateway reported an error${kind}: ${message}`, 'upstream');
 			}
 			default:
 				return; // ping and event types this version does not know
 		}
 	}
 
-	finish(): StreamOutcome {
-		if (this.failure) return this.failure;
-		if (!this.message)
-			return { ok: false, reason: 'truncated', message: 'the stream ended before message_start' };
-		if (!this.stopped) {
-			return { ok: false, reason: 'truncated', message: 'the stream ended before message_stop' };
-		}
+	protected result(): StreamOutcome {
+		if (!this.ended) return truncated(`the stream ended before message_${this.message ? 'stop' : 'start'}`);
 		return { ok: true, value: { ...this.message, content: this.blocks.filter(Boolean) } };
 	}
 
-	private fail(message: string): void {
-		this.failure = { ok: false, reason: 'malformed', message };
-	}
-
 	private blockAt(data: Json, event: string): Json | undefined {
-		const index = data.index;
-		if (!this.message) {
-			this.fail(`${event} before message_start`);
-			return undefined;
-		}
-		if (typeof index !== 'number' || !isObject(this.blocks[index])) {
-			this.fail(`${event} for content block ${String(index)}, which was not started`);
-			return undefined;
-		}
-		return this.blocks[index];
-	}
-
-	private startBlock(data: Json): void {
-		if (!this.message) return this.fail('content_block_start before message_start');
-		if (typeof data.index !== 'number' || !isObject(data.content_block)) {
-			return this.fail('content_block_start without index or content_block');
-		}
-		this.blocks[data.index] = { ...data.content_block };
+		const block = typeof data.index === 'number' ? this.blocks[data.index] : undefined;
+		if (isObject(block)) return block;
+		this.fail(`${event} for content block ${String(data.index)}, which was not started`);
+		return undefined;
 	}
 
 	private applyDelta(data: Json): void {
 		const block = this.blockAt(data, 'content_block_delta');
 		if (!block) return;
 		const delta = isObject(data.delta) ? data.delta : {};
-		const append = (field: string, piece: unknown) => {
-			block[field] =
-				`${typeof block[field] === 'string' ? block[field] : ''}${typeof piece === 'string' ? piece : ''}`;
-		};
-		switch (delta.type) {
-			case 'text_delta':
-				append('text', delta.text);
-				if (typeof delta.text === 'string') this.onText?.(delta.text);
-				return;
-			case 'thinking_delta':
-				return append('thinking', delta.thinking);
-			case 'signature_delta':
-				return append('signature', delta.signature);
-			case 'input_json_delta': {
-				const index = data.index as number;
-				this.partialJson.set(index, (this.partialJson.get(index) ?? '') + String(delta.partial_json ?? ''));
-				return;
-			}
-			case 'citations_delta':
-				block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
-				return;
-			default:
-				return;
+		const field = TEXT_DELTAS.get(String(delta.type));
+		if (field) {
+			block[field] = text(block[field]) + text(delta[field]);
+			if (field === 'text' && typeof delta.text === 'string') this.onText?.(delta.text);
+		} else if (delta.type === 'input_json_delta') {
+			const index = data.index as number;
+			this.partialJson.set(index, (this.partialJson.get(index) ?? '') + String(delta.partial_json ?? ''));
+		} else if (delta.type === 'citations_delta') {
+			block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
 		}
 	}
 
@@ -147,8 +119,7 @@ export class MessageStreamAssembler implements StreamAssembler {
 	}
 
 	private applyMessageDelta(data: Json): void {
-		if (!this.message) return this.fail('message_delta before message_start');
-		const message = this.message;
+		const message = this.message!;
 		if (isObject(data.delta)) Object.assign(message, data.delta);
 		// Usage in message_delta is cumulative: it replaces the counts message_start gave.
 		if (isObject(data.usage)) {

@@ -89,8 +89,8 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 				description: `Response ${String(response.id)}: ${JSON.stringify(response.error ?? response.incomplete_details ?? null)}`,
 			});
 		},
-		simplify: (response) => simplifyResponse(response) as IDataObject,
-		chatText: (response) => String(simplifyResponse(response).output_text),
+		simplify: simplifyResponse,
+		textMember: 'output_text',
 	});
 }
 

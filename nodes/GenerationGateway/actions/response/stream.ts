@@ -1,4 +1,5 @@
-import type { StreamAssembler, StreamOutcome } from '../../../shared/sse';
+import type { StreamOutcome } from '../../../shared/sse';
+import { StreamAssembler, truncated } from '../../../shared/sse';
 import { isObject } from '../../../shared/validation';
 
 /**
@@ -12,6 +13,31 @@ type Json = Record<string, unknown>;
 const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 const SNAPSHOT = new Set(['response.created', 'response.in_progress', 'response.queued']);
 
+/** Events that grow (`.delta`) or set (`.done`) one text of an output item, and where that text is. */
+const TEXT_EVENTS = new Map<string, { list?: PartList; field: string }>(
+	Object.entries({
+		'response.output_text': { list: 'content', field: 'text' },
+		'response.refusal': { list: 'content', field: 'refusal' },
+		'response.function_call_arguments': { field: 'arguments' },
+		'response.reasoning_summary_text': { list: 'summary', field: 'text' },
+	}),
+);
+
+/** Events that give a whole content or summary part. */
+const PART_EVENTS = new Map<string, PartList>(
+	Object.entries({
+		'response.content_part.added': 'content',
+		'response.content_part.done': 'content',
+		'response.reasoning_summary_part.added': 'summary',
+	}),
+);
+
+const ANNOTATION_ADDED = 'response.output_text.annotation.added';
+
+type PartList = 'content' | 'summary';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
 function outputTextOf(output: unknown): string {
 	if (!Array.isArray(output)) return '';
 	return (output as Json[])
@@ -22,8 +48,10 @@ function outputTextOf(output: unknown): string {
 		.join('');
 }
 
-export class ResponseStreamAssembler implements StreamAssembler {
-	constructor(private readonly onText?: (text: string) => void) {}
+export class ResponseStreamAssembler extends StreamAssembler {
+	constructor(private readonly onText?: (text: string) => void) {
+		super();
+	}
 
 	private snapshot: Json | undefined;
 
@@ -31,51 +59,32 @@ export class ResponseStreamAssembler implements StreamAssembler {
 
 	private terminal: Json | undefined;
 
-	private failure: Extract<StreamOutcome, { ok: false }> | undefined;
-
-	apply(eventName: string, data: Json): 'done' | void {
-		this.applyEvent(eventName, data);
-		// Nothing after the final event or a failure changes the outcome.
-		if (this.failure || this.terminal) return 'done';
-	}
-
-	private applyEvent(eventName: string, data: Json): void {
-		if (this.failure || this.terminal) return;
-		const type = typeof data.type === 'string' ? data.type : eventName;
+	protected take(type: string, data: Json): void {
 		if (SNAPSHOT.has(type) || TERMINAL.has(type)) {
 			if (!isObject(data.response)) return this.fail(`${type} without a response`);
-			if (TERMINAL.has(type)) this.terminal = data.response;
+			this.ended = TERMINAL.has(type);
+			if (this.ended) this.terminal = data.response;
 			else this.snapshot = data.response;
-			return;
-		}
-		if (type === 'error') {
+		} else if (type === 'error') {
 			const code = typeof data.code === 'string' ? ` (${data.code})` : '';
-			this.failure = {
-				ok: false,
-				reason: 'upstream',
-				message: `the gateway reported an error${code}: ${String(data.message ?? 'no message')}`,
-			};
-			return;
-		}
-		if (type === 'response.output_item.added' || type === 'response.output_item.done') {
+			const message = String(data.message ?? 'no message');
+			this.fail(`the gateway reported an error${code}: ${message}`, 'upstream');
+		} else if (type === 'response.output_item.added' || type === 'response.output_item.done') {
 			if (typeof data.output_index !== 'number' || !isObject(data.item)) {
 				return this.fail(`${type} without output_index or item`);
 			}
 			this.items[data.output_index] = { ...data.item };
-			return;
+		} else {
+			this.applyItemEvent(type, data);
 		}
-		this.applyItemDelta(type, data);
 	}
 
-	finish(): StreamOutcome {
-		if (this.failure) return this.failure;
+	protected result(): StreamOutcome {
 		if (!this.terminal) {
 			const last = this.snapshot ? ` (last status: ${String(this.snapshot.status)})` : '';
-			return {
-				ok: false,
-				reason: 'truncated',
-				message: `the stream ended before response.completed, response.failed or response.incomplete${last}`,
-			};
+			return truncated(
+				`the stream ended before response.completed, response.failed or response.incomplete${last}`,
+			);
 		}
 		const response = { ...this.terminal };
 		const output = Array.isArray(response.output) ? response.output : [];
@@ -84,86 +93,38 @@ export class ResponseStreamAssembler implements StreamAssembler {
 		return { ok: true, value: response };
 	}
 
-	private fail(message: string): void {
-		this.failure = { ok: false, reason: 'malformed', message };
-	}
-
-	private item(data: Json, type: string): Json | undefined {
-		const item = typeof data.output_index === 'number' ? this.items[data.output_index] : undefined;
-		if (!isObject(item))
-			this.fail(`${type} for output item ${String(data.output_index)}, which was not added`);
-		return item;
-	}
-
-	private part(item: Json, list: 'content' | 'summary', index: unknown): Json {
+	/** The part of `item` an event names (by content_index or summary_index): made when missing, or replaced. */
+	private part(item: Json, list: PartList, data: Json, replacement?: Json): Json {
 		if (!Array.isArray(item[list])) item[list] = [];
 		const parts = item[list] as Json[];
+		const index = data[list === 'content' ? 'content_index' : 'summary_index'];
 		const at = typeof index === 'number' ? index : 0;
-		if (!isObject(parts[at])) parts[at] = {};
+		if (replacement) parts[at] = { ...replacement };
+		else if (!isObject(parts[at])) parts[at] = {};
 		return parts[at];
 	}
 
-	private setPart(item: Json, list: 'content' | 'summary', index: unknown, part: unknown): void {
-		if (!isObject(part)) return this.fail(`a ${list} part event without its part`);
-		this.part(item, list, index);
-		(item[list] as Json[])[typeof index === 'number' ? index : 0] = { ...part };
-	}
-
-	private applyItemDelta(type: string, data: Json): void {
-		const text = (value: unknown) => (typeof value === 'string' ? value : '');
-		const append = (target: Json, field: string, piece: unknown) => {
-			target[field] = text(target[field]) + text(piece);
-		};
-		if (!type.startsWith('response.')) return;
-		const known = [
-			'response.content_part.added',
-			'response.content_part.done',
-			'response.output_text.delta',
-			'response.output_text.done',
-			'response.output_text.annotation.added',
-			'response.refusal.delta',
-			'response.refusal.done',
-			'response.function_call_arguments.delta',
-			'response.function_call_arguments.done',
-			'response.reasoning_summary_part.added',
-			'response.reasoning_summary_text.delta',
-			'response.reasoning_summary_text.done',
-		];
-		if (!known.includes(type)) return; // events this version does not assemble (e.g. tool progress)
-		const item = this.item(data, type);
-		if (!item) return;
-		switch (type) {
-			case 'response.content_part.added':
-			case 'response.content_part.done':
-				return this.setPart(item, 'content', data.content_index, data.part);
-			case 'response.output_text.delta':
-				append(this.part(item, 'content', data.content_index), 'text', data.delta);
-				if (item.type === 'message') this.onText?.(text(data.delta));
-				return;
-			case 'response.output_text.done':
-				this.part(item, 'content', data.content_index).text = text(data.text);
-				return;
-			case 'response.output_text.annotation.added': {
-				const part = this.part(item, 'content', data.content_index);
-				part.annotations = [...(Array.isArray(part.annotations) ? part.annotations : []), data.annotation];
-				return;
-			}
-			case 'response.refusal.delta':
-				return append(this.part(item, 'content', data.content_index), 'refusal', data.delta);
-			case 'response.refusal.done':
-				this.part(item, 'content', data.content_index).refusal = text(data.refusal);
-				return;
-			case 'response.function_call_arguments.delta':
-				return append(item, 'arguments', data.delta);
-			case 'response.function_call_arguments.done':
-				item.arguments = text(data.arguments);
-				return;
-			case 'response.reasoning_summary_part.added':
-				return this.setPart(item, 'summary', data.summary_index, data.part);
-			case 'response.reasoning_summary_text.delta':
-				return append(this.part(item, 'summary', data.summary_index), 'text', data.delta);
-			default:
-				this.part(item, 'summary', data.summary_index).text = text(data.text);
+	private applyItemEvent(type: string, data: Json): void {
+		const [, stream, step] = /^(.+)\.(delta|done)$/.exec(type) ?? [];
+		const textEvent = TEXT_EVENTS.get(stream);
+		const partList = PART_EVENTS.get(type);
+		// Others are events this version does not assemble (e.g. tool progress).
+		if (!textEvent && !partList && type !== ANNOTATION_ADDED) return;
+		const item = typeof data.output_index === 'number' ? this.items[data.output_index] : undefined;
+		if (!isObject(item)) {
+			return this.fail(`${type} for output item ${String(data.output_index)}, which was not added`);
+		}
+		if (partList) {
+			if (!isObject(data.part)) return this.fail(`a ${partList} part event without its part`);
+			this.part(item, partList, data, data.part);
+		} else if (!textEvent) {
+			const part = this.part(item, 'content', data);
+			part.annotations = [...(Array.isArray(part.annotations) ? part.annotations : []), data.annotation];
+		} else {
+			const { list, field } = textEvent;
+			const target = list ? this.part(item, list, data) : item;
+			target[field] = step === 'delta' ? text(target[field]) + text(data.delta) : text(data[field]);
+			if (type === 'response.output_text.delta' && item.type === 'message') this.onText?.(text(data.delta));
 		}
 	}
 }

@@ -1,13 +1,5 @@
 /** Checks on received audio before it becomes an n8n file; each returns a problem in words. */
 
-const ascii = (bytes: Uint8Array, offset: number, length: number): string =>
-	String.fromCharCode(...bytes.subarray(offset, offset + length));
-
-const u32le = (bytes: Uint8Array, offset: number): number =>
-	(bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)) >>> 0;
-
-const u16le = (bytes: Uint8Array, offset: number): number => bytes[offset] | (bytes[offset + 1] << 8);
-
 interface WavInfo {
 	channels: number;
 	sampleRate: number;
@@ -19,11 +11,13 @@ interface WavInfo {
  * The gateway buffers WAV packaging to know the full length, so a placeholder size
  * (0 or 0xFFFFFFFF) or chunk sizes that miss the file's end mean the audio was cut.
  */
-export function readWholeWav(bytes: Uint8Array): { info: WavInfo } | { problem: string } {
-	if (bytes.length < 12 || ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WAVE') {
+export function readWholeWav(audio: Uint8Array): { info: WavInfo } | { problem: string } {
+	const bytes = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength);
+	const ascii = (offset: number) => bytes.toString('latin1', offset, offset + 4);
+	if (bytes.length < 12 || ascii(0) !== 'RIFF' || ascii(8) !== 'WAVE') {
 		return { problem: 'the audio does not start with a RIFF/WAVE header' };
 	}
-	const riffSize = u32le(bytes, 4);
+	const riffSize = bytes.readUInt32LE(4);
 	if (riffSize !== bytes.length - 8) {
 		return {
 			problem: `the RIFF header announces ${riffSize + 8} bytes but ${bytes.length} arrived`,
@@ -34,17 +28,17 @@ export function readWholeWav(bytes: Uint8Array): { info: WavInfo } | { problem: 
 	let offset = 12;
 	while (offset < bytes.length) {
 		if (offset + 8 > bytes.length) return { problem: `a chunk header is cut at byte ${offset}` };
-		const id = ascii(bytes, offset, 4);
-		const size = u32le(bytes, offset + 4);
+		const id = ascii(offset);
+		const size = bytes.readUInt32LE(offset + 4);
 		const end = offset + 8 + size + (size % 2); // chunks are padded to an even length
 		if (end > bytes.length) {
 			return { problem: `the "${id}" chunk announces ${size} bytes but the file ends before them` };
 		}
 		if (id === 'fmt ' && size >= 16) {
 			format = {
-				channels: u16le(bytes, offset + 10),
-				sampleRate: u32le(bytes, offset + 12),
-				bitsPerSample: u16le(bytes, offset + 22),
+				channels: bytes.readUInt16LE(offset + 10),
+				sampleRate: bytes.readUInt32LE(offset + 12),
+				bitsPerSample: bytes.readUInt16LE(offset + 22),
 			};
 		} else if (id === 'data') {
 			dataBytes = size;

@@ -1,6 +1,6 @@
 import { decodeBase64Audio } from './audioFile';
-import type { SseFailure, SseReadOptions, StreamAssembler, StreamOutcome } from '../../../shared/sse';
-import { assembleStream } from '../../../shared/sse';
+import type { SseReadOptions, StreamOutcome } from '../../../shared/sse';
+import { assembleStream, StreamAssembler, truncated } from '../../../shared/sse';
 
 /**
  * Joins a speech SSE stream into one audio file. Each `speech.audio.delta` is decoded
@@ -25,7 +25,7 @@ interface SpeechAudio {
 
 const USAGE_MEMBERS = ['input_tokens', 'output_tokens', 'total_tokens'] as const;
 
-export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
+export class SpeechAudioAssembler extends StreamAssembler<SpeechAudio> {
 	private readonly pieces: Buffer[] = [];
 
 	private received = 0;
@@ -34,11 +34,7 @@ export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
 
 	private usage: SpeechUsage | undefined;
 
-	private failure: Extract<StreamOutcome<SpeechAudio>, { ok: false }> | undefined;
-
-	apply(eventName: string, event: Record<string, unknown>): 'done' | void {
-		if (this.usage || this.failure) return 'done';
-		const type = typeof event.type === 'string' ? event.type : eventName;
+	protected take(type: string, event: Record<string, unknown>): void {
 		const error = event.error;
 		if (type === 'error' || (error && typeof error === 'object')) {
 			const detail = (error && typeof error === 'object' ? error : event) as Record<string, unknown>;
@@ -51,51 +47,35 @@ export class SpeechAudioAssembler implements StreamAssembler<SpeechAudio> {
 					? decodeBase64Audio(event.audio)
 					: { problem: 'it has no "audio" text' };
 			if (!Buffer.isBuffer(bytes)) {
-				return this.fail(
-					`The stream's audio piece #${this.deltas + 1} is malformed: ${bytes.problem}`,
-					'malformed',
-				);
+				return this.fail(`The stream's audio piece #${this.deltas + 1} is malformed: ${bytes.problem}`);
 			}
 			this.pieces.push(bytes);
 			this.received += bytes.length;
 			this.deltas++;
-			return;
-		}
-		if (type === SPEECH_DONE_EVENT) {
-			const usage = event.usage as Record<string, unknown> | undefined;
-			const bad = USAGE_MEMBERS.filter((name) => !Number.isInteger(usage?.[name]));
+		} else if (type === SPEECH_DONE_EVENT) {
+			const usage = (event.usage ?? {}) as Record<string, unknown>;
+			const bad = USAGE_MEMBERS.filter((name) => !Number.isInteger(usage[name]));
 			if (bad.length) {
 				return this.fail(
 					`The stream's ${SPEECH_DONE_EVENT} event has no whole-number usage (${bad.join(', ')})`,
-					'malformed',
 				);
 			}
 			this.usage = {
-				input_tokens: usage!.input_tokens as number,
-				output_tokens: usage!.output_tokens as number,
-				total_tokens: usage!.total_tokens as number,
+				input_tokens: usage.input_tokens as number,
+				output_tokens: usage.output_tokens as number,
+				total_tokens: usage.total_tokens as number,
 			};
-			return 'done';
+			this.ended = true;
 		}
 	}
 
-	private fail(message: string, reason: SseFailure): 'done' {
-		this.failure = { ok: false, reason, message };
-		this.pieces.length = 0;
-		return 'done';
-	}
-
-	finish(): StreamOutcome<SpeechAudio> {
-		if (this.failure) return this.failure;
+	protected result(): StreamOutcome<SpeechAudio> {
 		if (!this.usage) {
-			return {
-				ok: false,
-				reason: 'truncated',
-				message: `The stream ended before its final ${SPEECH_DONE_EVENT} event (${this.deltas} audio pieces, ${this.received} bytes received): the audio would be incomplete, so no file was made`,
-			};
+			return truncated(
+				`The stream ended before its final ${SPEECH_DONE_EVENT} event (${this.deltas} audio pieces, ${this.received} bytes received): the audio would be incomplete, so no file was made`,
+			);
 		}
 		const audio = this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces, this.received);
-		this.pieces.length = 0;
 		return { ok: true, value: { audio, usage: this.usage, deltas: this.deltas } };
 	}
 }

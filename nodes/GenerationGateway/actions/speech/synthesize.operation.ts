@@ -64,19 +64,21 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	assertValid(node, speechBodySchema, body, SPEECH_LABELS, itemIndex);
 	const output = effectiveSpeechOutput(body);
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
-	const request = { method: 'POST' as const, path: PATH, body, kind: 'create' as const };
-
+	const sse = output.streamFormat === 'sse';
+	const response = await gatewayRequest<AsyncIterable<Uint8Array> | Buffer>(this, {
+		method: 'POST',
+		path: PATH,
+		body,
+		kind: 'create',
+		responseType: sse ? 'stream' : 'buffer',
+		headers: sse ? { Accept: 'text/event-stream' } : undefined,
+		timeoutMs,
+		itemIndex,
+	});
+	const contentType = (headerValue(response.headers, 'content-type') ?? '').toLowerCase();
 	let audio: Buffer;
 	let usage: SpeechUsage | undefined;
-	if (output.streamFormat === 'sse') {
-		const response = await gatewayRequest<AsyncIterable<Uint8Array>>(this, {
-			...request,
-			responseType: 'stream',
-			headers: { Accept: 'text/event-stream' },
-			timeoutMs,
-			itemIndex,
-		});
-		const contentType = (headerValue(response.headers, 'content-type') ?? '').toLowerCase();
+	if (sse) {
 		if (contentType && !contentType.startsWith('text/event-stream')) {
 			throw new NodeOperationError(
 				node,
@@ -88,23 +90,17 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 				},
 			);
 		}
-		({ audio, usage } = await readSpeechStream(response.body, { node, itemIndex, timeoutMs }));
+		const events = response.body as AsyncIterable<Uint8Array>;
+		({ audio, usage } = await readSpeechStream(events, { node, itemIndex, timeoutMs }));
 	} else {
-		const response = await gatewayRequest<Buffer>(this, {
-			...request,
-			responseType: 'buffer',
-			timeoutMs,
-			itemIndex,
-		});
-		const contentType = (headerValue(response.headers, 'content-type') ?? '').toLowerCase();
 		if (/^(application\/json|text\/)/.test(contentType)) {
 			// A 200 that carries text is not audio; say what came instead of saving it as a file.
 			throw new NodeOperationError(node, `The gateway answered with ${contentType} instead of audio`, {
 				itemIndex,
-				description: response.body.toString('utf8').slice(0, 500),
+				description: (response.body as Buffer).toString('utf8').slice(0, 500),
 			});
 		}
-		audio = response.body;
+		audio = response.body as Buffer;
 	}
 
 	if (audio.length === 0) {
@@ -125,13 +121,9 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 				description: 'Nothing was saved. Try again, or choose another output format.',
 			});
 		}
-		json.sampleRate = wav.info.sampleRate;
-		json.channels = wav.info.channels;
-		json.durationSeconds =
-			Math.round(
-				(wav.info.dataBytes / (wav.info.sampleRate * wav.info.channels * (wav.info.bitsPerSample / 8))) *
-					1000,
-			) / 1000;
+		const { sampleRate, channels, bitsPerSample, dataBytes } = wav.info;
+		const seconds = dataBytes / (sampleRate * channels * (bitsPerSample / 8));
+		Object.assign(json, { sampleRate, channels, durationSeconds: Math.round(seconds * 1000) / 1000 });
 	} else if (output.info.headerless) {
 		// Raw PCM has no header: the JSON is the only place that says how to play it.
 		json.sampleRate = output.sampleRate;
