@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 import type { ZodIssue, ZodType } from 'zod';
 
 /** A refusal before sending names the field as the form shows it and says what is accepted. */
@@ -103,6 +104,24 @@ export function formNumber(
 
 export function tooManyChars(max: number, text: string, after = ''): string {
 	return `must be at most ${max} characters${after} (has ${charCount(text)})`;
+}
+
+/** `text` limited to `max` characters as users count them; `after` follows the limit in the message. */
+export function atMostChars(text: z.ZodString, max: number, after = '') {
+	return text.refine(
+		(value) => charCount(value) <= max,
+		(value) => ({ message: tooManyChars(max, value, after) }),
+	);
+}
+
+/** A refinement's own problem at `path` (relative to the value refined). */
+export function addIssue(ctx: z.RefinementCtx, path: Array<string | number>, message: string): void {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+}
+
+/** One of `values`; anything else reads "must be one of a, b, c". */
+export function oneOf<T extends readonly [string, ...string[]]>(values: T) {
+	return z.enum(values, { message: `must be one of ${values.join(', ')}` });
 }
 
 /** A node setting (a timeout, a concurrency) out of range is refused, not clamped. */
