@@ -46,11 +46,8 @@ export function referenceKind(item: ReferenceItem): MaterialKind | undefined {
 	return kinds.length === 1 ? kinds[0] : undefined;
 }
 
-const DEFAULT_ROLE: Record<MaterialKind, string> = {
-	image: 'reference_image',
-	video: 'reference_video',
-	audio: 'reference_audio',
-};
+/** A reference without a role is read as `reference_<kind>`. */
+const defaultRole = (kind: MaterialKind) => `reference_${kind}`;
 
 const int = (min: number, max: number) =>
 	z
@@ -172,7 +169,7 @@ export function videoBodySchema(model: VideoModel) {
 			if (type !== undefined && type !== VIDEO_REFERENCE_URL[kind]) {
 				referencesIssue(`material type "${type}" does not match its ${kind} URL`, index);
 			}
-			const role = item[VIDEO_REFERENCE_ROLE] ?? DEFAULT_ROLE[kind];
+			const role = item[VIDEO_REFERENCE_ROLE] ?? defaultRole(kind);
 			if (!rules.roles.includes(role)) {
 				const given =
 					item[VIDEO_REFERENCE_ROLE] === undefined
