@@ -50,13 +50,11 @@ export const SPEECH_LABELS: Record<string, string> = {
 	),
 };
 
-const between = (min: number, max: number, integer = false) =>
+const between = ({ min, max }: { min: number; max: number }, { integer = false } = {}) =>
 	z
 		.number({ invalid_type_error: `must be a number from ${min} to ${max}` })
 		.refine((v) => !integer || Number.isInteger(v), { message: 'must be a whole number' })
-		.refine((v) => v >= min && v <= max, {
-			message: `must be from ${min} to ${max}`,
-		});
+		.refine((v) => v >= min && v <= max, { message: `must be from ${min} to ${max}` });
 
 const atMost = (max: number) => atMostChars(z.string({ invalid_type_error: 'must be text' }), max);
 
@@ -67,11 +65,11 @@ const extensionMembers = {
 			message: `must be one of ${SPEECH_SAMPLE_RATES.join(', ')}`,
 		})
 		.optional(),
-	[SPEECH_NATIVE_RATE]: between(SPEECH_LIMITS.rate.min, SPEECH_LIMITS.rate.max).optional(),
-	[SPEECH_SEED]: between(SPEECH_LIMITS.seed.min, SPEECH_LIMITS.seed.max, true).optional(),
+	[SPEECH_NATIVE_RATE]: between(SPEECH_LIMITS.rate).optional(),
+	[SPEECH_SEED]: between(SPEECH_LIMITS.seed, { integer: true }).optional(),
 	[SPEECH_NATIVE_INSTRUCTION]: z.string({ invalid_type_error: 'must be text' }).optional(),
 	[SPEECH_NATIVE_STREAM]: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-	[SPEECH_VOLUME]: between(SPEECH_LIMITS.volume.min, SPEECH_LIMITS.volume.max, true).optional(),
+	[SPEECH_VOLUME]: between(SPEECH_LIMITS.volume, { integer: true }).optional(),
 };
 
 const voiceId = z
@@ -90,7 +88,7 @@ export const speechBodySchema = z
 			errorMap: () => ({ message: 'must be a voice name or an object with a non-empty "id"' }),
 		}),
 		instructions: atMost(SPEECH_LIMITS.maxInstructionsChars).optional(),
-		speed: between(SPEECH_LIMITS.speed.min, SPEECH_LIMITS.speed.max).optional(),
+		speed: between(SPEECH_LIMITS.speed).optional(),
 		stream_format: oneOf(SPEECH_STREAM_FORMATS).optional(),
 		[SPEECH_RESPONSE_FORMAT]: oneOf(SPEECH_FORMAT_VALUES).optional(),
 		[SPEECH_EXTRA_BODY]: z
