@@ -72,6 +72,7 @@ export function defineCatalog<M extends CatalogModel>(
 		const id = modelId.trim();
 		return byId.get(id) ?? (SNAPSHOT_SUFFIX.test(id) ? byId.get(id.replace(SNAPSHOT_SUFFIX, '')) : undefined);
 	};
+	const listItem = (model: M) => ({ name: model.name, value: model.id, description: model.description });
 	const conditionsFor = (selected: readonly M[]): ModelCondition[] =>
 		selected
 			.flatMap((model) => [model.id, ...(model.aliases ?? [])])
@@ -81,11 +82,7 @@ export function defineCatalog<M extends CatalogModel>(
 		searchListMethod,
 		resolve,
 		options() {
-			return models.map((model) => ({
-				name: model.name,
-				value: model.id,
-				description: model.description,
-			}));
+			return models.map(listItem);
 		},
 		search(filter) {
 			const needle = (filter ?? '').trim().toLowerCase();
@@ -97,7 +94,7 @@ export function defineCatalog<M extends CatalogModel>(
 							text.toLowerCase().includes(needle),
 						),
 				)
-				.map((model) => ({ name: model.name, value: model.id, description: model.description }));
+				.map(listItem);
 		},
 		displayFor(audience, options = {}) {
 			const extra = options.show ?? {};

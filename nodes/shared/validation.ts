@@ -1,18 +1,19 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
 import type { ZodIssue, ZodType } from 'zod';
+
+const NOT_SENT = 'The request was not sent to the gateway, so no credit was spent.';
 
 /** A refusal before sending names the field as the form shows it and says what is accepted. */
 export function refusal(node: INode, field: string, problem: string, itemIndex?: number): NodeOperationError {
-	return refused(
-		new NodeOperationError(node, `${field}: ${problem}`, {
-			itemIndex,
-			description: 'The request was not sent to the gateway, so no credit was spent.',
-		}),
-	);
+	return refused(node, `${field}: ${problem}`, itemIndex);
 }
 
-function refused(error: NodeOperationError): NodeOperationError {
+/** `more` lists further problems in the description. */
+function refused(node: INode, message: string, itemIndex?: number, more: string[] = []): NodeOperationError {
+	const description = [...more, NOT_SENT].join('\n');
+	const error = new NodeOperationError(node, message, { itemIndex, description });
 	error.context = { ...error.context, refusedBeforeSending: true };
 	return error;
 }
@@ -44,18 +45,8 @@ export function assertValid<T>(
 ): T {
 	const result = schema.safeParse(body);
 	if (result.success) return result.data;
-	const problems = result.error.issues.map((issue) => issueText(issue, labels));
-	const [first, ...others] = problems;
-	return (() => {
-		throw refused(
-			new NodeOperationError(node, first, {
-				itemIndex,
-				description: [...others, 'The request was not sent to the gateway, so no credit was spent.'].join(
-					'\n',
-				),
-			}),
-		);
-	})();
+	const [first, ...others] = result.error.issues.map((issue) => issueText(issue, labels));
+	throw refused(node, first, itemIndex, others);
 }
 
 export const isObject = (value: unknown): value is IDataObject =>
@@ -103,6 +94,24 @@ export function formNumber(
 
 export function tooManyChars(max: number, text: string, after = ''): string {
 	return `must be at most ${max} characters${after} (has ${charCount(text)})`;
+}
+
+/** `text` limited to `max` characters as users count them; `after` follows the limit in the message. */
+export function atMostChars(text: z.ZodString, max: number, after = '') {
+	return text.refine(
+		(value) => charCount(value) <= max,
+		(value) => ({ message: tooManyChars(max, value, after) }),
+	);
+}
+
+/** A refinement's own problem at `path` (relative to the value refined). */
+export function addIssue(ctx: z.RefinementCtx, path: Array<string | number>, message: string): void {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+}
+
+/** One of `values`; anything else reads "must be one of a, b, c". */
+export function oneOf<T extends readonly [string, ...string[]]>(values: T) {
+	return z.enum(values, { message: `must be one of ${values.join(', ')}` });
 }
 
 /** A node setting (a timeout, a concurrency) out of range is refused, not clamped. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { CACHED_CONTENT_WIRE as W } from './wireNames';
-import { charCount, tooManyChars } from '../../../shared/validation';
+import { addIssue, atMostChars } from '../../../shared/validation';
 
 /** Checks an assembled cached-content body; members the schema does not name pass to the gateway. */
 
@@ -86,51 +86,29 @@ export const cachedContentBodySchema = z
 			.regex(/^\d+(\.\d{1,9})?s$/, 'must be seconds like "3600s" (up to 9 fraction digits)')
 			.optional(),
 		expireTime: z.string().regex(RFC3339, 'must be an RFC 3339 time, e.g. 2026-01-31T12:00:00Z').optional(),
-		displayName: z
-			.string()
-			.refine(
-				(name) => charCount(name) <= MAX_DISPLAY_NAME,
-				(name) => ({ message: tooManyChars(MAX_DISPLAY_NAME, name) }),
-			)
-			.optional(),
+		displayName: atMostChars(z.string(), MAX_DISPLAY_NAME).optional(),
 	})
 	.passthrough()
 	.superRefine((body, ctx) => {
 		if (body.ttl !== undefined && body.expireTime !== undefined) {
-			ctx.addIssue({
-				code: 'custom',
-				path: ['expireTime'],
-				message: 'set either a TTL or an expire time, not both',
-			});
+			addIssue(ctx, ['expireTime'], 'set either a TTL or an expire time, not both');
 		}
-		const declared = (body.tools ?? []).flatMap((tool) =>
-			(tool.functionDeclarations ?? []).map((d) => String(d.name)),
-		);
 		const seen = new Set<string>();
-		for (const name of declared) {
-			if (seen.has(name))
-				ctx.addIssue({
-					code: 'custom',
-					path: ['tools'],
-					message: `the function name "${name}" is declared twice`,
-				});
-			seen.add(name);
+		for (const tool of body.tools ?? []) {
+			for (const name of (tool.functionDeclarations ?? []).map((d) => String(d.name))) {
+				if (seen.has(name)) addIssue(ctx, ['tools'], `the function name "${name}" is declared twice`);
+				seen.add(name);
+			}
 		}
 		const config = body[W.toolConfig]?.[W.functionCallingConfig];
 		const names = config?.[W.allowedFunctionNames];
 		if (!names?.length) return;
 		const path = [W.toolConfig, W.functionCallingConfig, W.allowedFunctionNames];
 		if (!NAMES_ALLOWED_WITH.includes(String(config?.[W.mode]))) {
-			ctx.addIssue({
-				code: 'custom',
-				path,
-				message: 'only allowed with the function-calling mode ANY or VALIDATED',
-			});
+			addIssue(ctx, path, 'only allowed with the function-calling mode ANY or VALIDATED');
 		}
 		const unknown = names.filter((name) => !seen.has(name));
-		if (unknown.length) {
-			ctx.addIssue({ code: 'custom', path, message: `not declared as functions: ${unknown.join(', ')}` });
-		}
+		if (unknown.length) addIssue(ctx, path, `not declared as functions: ${unknown.join(', ')}`);
 	});
 
 export const CACHED_CONTENT_LABELS: Record<string, string> = {

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { imageVariantCReference } from './wireNames';
 import type { ImageVariant } from './catalog';
 import { imageVariantOf } from './catalog';
+import { isUnset } from '../../../shared/validation';
 
 /** Copies only members the chosen model accepts, so a value left from another model is never sent. */
 
@@ -34,7 +35,7 @@ const OPTION_MEMBERS: Record<ImageVariant, readonly string[]> = {
 	],
 };
 
-const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
+const isSet = (value: unknown) => !isUnset(value);
 
 export function buildImageBody(values: ImageFormValues): IDataObject {
 	const { variant, model } = imageVariantOf(values.model);

@@ -8,17 +8,17 @@ import { defineCatalog } from '../../../shared/catalog';
 
 export type ImageVariant = 'A' | 'B' | 'C';
 
-/** Members of variant B that only some models accept (the table's last column). */
-export const IMAGE_MODEL_PARAMETERS = [
+const IMAGEGEN_PARAMETERS = [
 	'background',
 	'moderation',
 	'output_format',
 	'output_compression',
 	'stream',
 	'partial_images',
-	'style',
-	'response_format',
 ] as const;
+
+/** Members of variant B that only some models accept (the table's last column). */
+export const IMAGE_MODEL_PARAMETERS = [...IMAGEGEN_PARAMETERS, 'style', 'response_format'] as const;
 export type ImageModelParameter = (typeof IMAGE_MODEL_PARAMETERS)[number];
 
 /** Free WIDTHxHEIGHT sizes of `imagegen-2` and `imagegen-2.5`. */
@@ -44,15 +44,6 @@ export interface ImageModel extends CatalogModel {
 	parameters: readonly ImageModelParameter[];
 }
 
-const IMAGEGEN_PARAMETERS: readonly ImageModelParameter[] = [
-	'background',
-	'moderation',
-	'output_format',
-	'output_compression',
-	'stream',
-	'partial_images',
-];
-
 const IMAGEGEN_FREE_SIZE: FreeSizeRule = {
 	multipleOf: 16,
 	maxRatio: 3,
@@ -64,13 +55,12 @@ const IMAGEGEN_QUALITIES = ['auto', 'low', 'medium', 'high'] as const;
 
 const imagegen = (
 	id: string,
-	name: string,
 	sizes: ImageModel['sizes'],
 	qualities: readonly string[],
 	description: string,
 ): ImageModel => ({
 	id,
-	name,
+	name: id,
 	family: 'imagegen',
 	variant: 'B',
 	promptMaxLength: 32000,
@@ -82,22 +72,15 @@ const imagegen = (
 });
 
 export const IMAGE_MODELS: readonly ImageModel[] = [
-	imagegen(
-		'imagegen-2.5-sunburst',
-		'imagegen-2.5-sunburst',
-		IMAGEGEN_FREE_SIZE,
-		[...IMAGEGEN_QUALITIES, 'xhigh', 'max'],
-		'Variant B. Any WIDTHxHEIGHT up to 3840x2160; qualities up to max',
+	...(['imagegen-2.5-sunburst', 'imagegen-2.5-flare'] as const).map((id) =>
+		imagegen(
+			id,
+			IMAGEGEN_FREE_SIZE,
+			[...IMAGEGEN_QUALITIES, 'xhigh', 'max'],
+			'Variant B. Any WIDTHxHEIGHT up to 3840x2160; qualities up to max',
+		),
 	),
 	imagegen(
-		'imagegen-2.5-flare',
-		'imagegen-2.5-flare',
-		IMAGEGEN_FREE_SIZE,
-		[...IMAGEGEN_QUALITIES, 'xhigh', 'max'],
-		'Variant B. Any WIDTHxHEIGHT up to 3840x2160; qualities up to max',
-	),
-	imagegen(
-		'imagegen-2',
 		'imagegen-2',
 		IMAGEGEN_FREE_SIZE,
 		IMAGEGEN_QUALITIES,
@@ -105,7 +88,6 @@ export const IMAGE_MODELS: readonly ImageModel[] = [
 	),
 	...(['imagegen-1.5', 'imagegen-1', 'imagegen-1-mini'] as const).map((id) =>
 		imagegen(
-			id,
 			id,
 			['auto', '1024x1024', '1536x1024', '1024x1536'],
 			IMAGEGEN_QUALITIES,

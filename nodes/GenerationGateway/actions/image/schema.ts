@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { FreeSizeRule, ImageModel, ImageModelParameter } from './catalog';
-import { charCount, tooManyChars } from '../../../shared/validation';
+import { addIssue, atMostChars } from '../../../shared/validation';
 import { formLabels } from '../descriptions';
 import { IMAGE_NOT_SENT, generateFields } from './fields';
 import {
@@ -24,23 +24,23 @@ export const IMAGE_FIELD_LABELS = formLabels(generateFields, (name) =>
 const SIZE_PATTERN = /^(auto|[1-9][0-9]*x[1-9][0-9]*)$/;
 const SIZE_PATTERN_TEXT = 'must be "auto" or WIDTHxHEIGHT, e.g. 1024x1024';
 
-type Ctx = z.RefinementCtx;
 type Body = Record<string, unknown>;
-
-const issue = (ctx: Ctx, path: string, message: string) =>
-	ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
 
 const oneOf = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
 const enumOf = (values: readonly string[]) =>
 	z.string().refine((value) => values.includes(value), { message: `must be one of ${oneOf(values)}` });
 
-const intRange = (min: number, max: number) =>
+const intRange = ({ min, max }: { min: number; max: number }) =>
 	z
 		.number({ invalid_type_error: 'must be a whole number' })
 		.int('must be a whole number')
 		.min(min, `must be between ${min} and ${max}`)
 		.max(max, `must be between ${min} and ${max}`);
+
+/** A size checked by a function that lists its problems. */
+const sizeOf = (problemsOf: (size: string) => string[]) =>
+	z.string().superRefine((size, ctx) => problemsOf(size).forEach((problem) => addIssue(ctx, [], problem)));
 
 /** "1536x1024" -> [1536, 1024]; undefined for "auto" or anything else. */
 function parseSize(size: string): [number, number] | undefined {
@@ -87,19 +87,12 @@ function variantBSchema(model: ImageModel) {
 	const sizes = model.sizes;
 	const size = Array.isArray(sizes)
 		? enumOf(sizes)
-		: z.string().superRefine((value, ctx) => {
-				for (const problem of freeSizeProblems(value, sizes as FreeSizeRule)) {
-					ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-				}
-			});
-	const maxChars = model.promptMaxLength ?? Infinity;
-	const prompt = z
-		.string({ required_error: 'is required' })
-		.min(1, 'must not be empty')
-		.refine(
-			(value) => charCount(value) <= maxChars,
-			(value) => ({ message: tooManyChars(maxChars, value, ` for ${model.id}`) }),
-		);
+		: sizeOf((value) => freeSizeProblems(value, sizes as FreeSizeRule));
+	const prompt = atMostChars(
+		z.string({ required_error: 'is required' }).min(1, 'must not be empty'),
+		model.promptMaxLength ?? Infinity,
+		` for ${model.id}`,
+	);
 	return z
 		.object({
 			model: z.string(),
@@ -107,18 +100,15 @@ function variantBSchema(model: ImageModel) {
 			n:
 				model.maxImages === 1
 					? z.literal(1, { errorMap: () => ({ message: `must be 1 for ${model.id}` }) })
-					: intRange(1, model.maxImages),
+					: intRange({ min: 1, max: model.maxImages }),
 			quality: enumOf(model.qualities).nullable(),
 			size,
 			user: z.string(),
 			background: enumOf(VARIANT_B_ENUMS.background).nullable(),
 			moderation: enumOf(VARIANT_B_ENUMS.moderation).nullable(),
 			output_format: enumOf(VARIANT_B_ENUMS.outputFormat).nullable(),
-			output_compression: intRange(
-				VARIANT_B_ENUMS.outputCompression.min,
-				VARIANT_B_ENUMS.outputCompression.max,
-			),
-			partial_images: intRange(VARIANT_B_ENUMS.partialImages.min, VARIANT_B_ENUMS.partialImages.max),
+			output_compression: intRange(VARIANT_B_ENUMS.outputCompression),
+			partial_images: intRange(VARIANT_B_ENUMS.partialImages),
 			stream: z.boolean({ invalid_type_error: 'must be true or false' }),
 			response_format: enumOf(VARIANT_B_ENUMS.responseFormat),
 			style: enumOf(VARIANT_B_ENUMS.style).nullable(),
@@ -132,18 +122,18 @@ function variantBSchema(model: ImageModel) {
 				if (body[parameter] !== undefined && !accepts(parameter)) {
 					const who = modelsAccepting(parameter);
 					const only = parameter === 'response_format' ? 'legacyimg models' : who.join(', ');
-					issue(ctx, parameter, `${model.id} does not accept it (only ${only})`);
+					addIssue(ctx, [parameter], `${model.id} does not accept it (only ${only})`);
 				}
 			}
 			if (body.background === 'transparent' && accepts('background')) {
 				const format = body.output_format;
 				if (!VARIANT_B_ENUMS.transparentFormats.includes(format as 'png')) {
-					issue(ctx, 'background', 'transparent requires Output Format "png" or "webp"');
+					addIssue(ctx, ['background'], 'transparent requires Output Format "png" or "webp"');
 				}
 			}
 			if (body.output_compression !== undefined && accepts('output_compression')) {
 				if (!VARIANT_B_ENUMS.compressibleFormats.includes(body.output_format as 'jpeg')) {
-					issue(ctx, 'output_compression', 'applies only with Output Format "webp" or "jpeg"');
+					addIssue(ctx, ['output_compression'], 'applies only with Output Format "webp" or "jpeg"');
 				}
 			}
 		});
@@ -154,17 +144,13 @@ function variantCSchema(model: ImageModel) {
 		.object({
 			model: z.string(),
 			prompt: z.string({ required_error: 'is required' }).min(1, 'must not be empty'),
-			size: z.string().superRefine((value, ctx) => {
-				for (const problem of variantCSizeProblems(value)) {
-					ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-				}
-			}),
+			size: sizeOf(variantCSizeProblems),
 			images: z.array(z.unknown()).max(VARIANT_C_LIMITS.referenceImages.max, 'at most 3 images'),
 			prompt_extend: z.boolean({ invalid_type_error: 'must be true or false' }),
 			prompt_extend_mode: enumOf(VARIANT_C_LIMITS.promptExtendModes),
 			enable_thinking: z.boolean({ invalid_type_error: 'must be true or false' }),
 			negative_prompt: z.string(),
-			seed: intRange(VARIANT_C_LIMITS.seed.min, VARIANT_C_LIMITS.seed.max),
+			seed: intRange(VARIANT_C_LIMITS.seed),
 			watermark: z.boolean({ invalid_type_error: 'must be true or false' }),
 			response_format: enumOf(VARIANT_C_LIMITS.responseFormats),
 		})
@@ -173,16 +159,16 @@ function variantCSchema(model: ImageModel) {
 		.passthrough()
 		.superRefine((body: Body, ctx) => {
 			if (body.n !== undefined) {
-				issue(ctx, 'n', `${model.id} does not take a number of images: the gateway rejects "n" for it`);
+				addIssue(ctx, ['n'], `${model.id} does not take a number of images: the gateway rejects "n" for it`);
 			}
 			if (body.enable_thinking === true && body.prompt_extend === false) {
-				issue(ctx, 'prompt_extend', 'cannot be turned off while Thinking is on (Thinking needs it)');
+				addIssue(ctx, ['prompt_extend'], 'cannot be turned off while Thinking is on (Thinking needs it)');
 			}
 			const hasImages = Array.isArray(body.images) && body.images.length > 0;
 			if (body.prompt_extend_mode === 'agent' && hasImages) {
-				issue(
+				addIssue(
 					ctx,
-					'prompt_extend_mode',
+					['prompt_extend_mode'],
 					'"agent" works for text-to-image only: remove the reference images or use "direct"',
 				);
 			}
@@ -195,7 +181,7 @@ function variantASchema() {
 			model: z.string().min(1, 'must not be empty'),
 			prompt: z.string().min(1, 'must not be empty'),
 			enable_pro: z.boolean({ invalid_type_error: 'must be true or false' }),
-			n: intRange(1, VARIANT_A_LIMITS.maxImages),
+			n: intRange({ min: 1, max: VARIANT_A_LIMITS.maxImages }),
 			size: z.string().regex(SIZE_PATTERN, SIZE_PATTERN_TEXT),
 			response_format: enumOf(VARIANT_A_LIMITS.responseFormats),
 			quality: enumOf(VARIANT_A_LIMITS.qualities),

@@ -36,14 +36,10 @@ export interface MessageForm {
 	inferenceGeo?: string;
 }
 
-const MESSAGE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
-const MESSAGE_DOCUMENT_TYPES = ['application/pdf'] as const;
-const messageAcceptsFile = (mimeType: string): boolean =>
-	(MESSAGE_IMAGE_TYPES as readonly string[]).includes(mimeType) ||
-	(MESSAGE_DOCUMENT_TYPES as readonly string[]).includes(mimeType);
+const MESSAGE_FILE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf'];
 export const MESSAGE_FILE = {
 	expected: 'a PNG, JPEG, WebP or GIF image or a PDF document',
-	accepts: messageAcceptsFile,
+	accepts: (mimeType: string): boolean => MESSAGE_FILE_TYPES.includes(mimeType),
 };
 
 export function fileBlock(mimeType: string, base64: string): IDataObject {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { MESSAGE_WIRE as W } from './wireNames';
+import { addIssue } from '../../../shared/validation';
 
 /** Checks an assembled message body; members the schema does not name pass to the gateway. */
 
@@ -19,34 +20,20 @@ const turn = z
 	.passthrough()
 	.superRefine((value, ctx) => {
 		if (value.role === 'system') {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['role'],
-				message: 'system-role messages are not supported: put the system prompt in the System field',
-			});
+			addIssue(
+				ctx,
+				['role'],
+				'system-role messages are not supported: put the system prompt in the System field',
+			);
 		} else if (value.role !== 'user' && value.role !== 'assistant') {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['role'],
-				message: `role must be "user" or "assistant", not "${value.role}"`,
-			});
+			addIssue(ctx, ['role'], `role must be "user" or "assistant", not "${value.role}"`);
 		}
 		if (!Array.isArray(value.content)) return;
-		if (!value.content.length) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['content'],
-				message: 'a content block list must not be empty',
-			});
-		}
+		if (!value.content.length) addIssue(ctx, ['content'], 'a content block list must not be empty');
 		value.content.forEach((entry, index) => {
 			const type = (entry as { type?: unknown } | null)?.type;
 			if (typeof entry !== 'object' || entry === null || typeof type !== 'string' || !type) {
-				ctx.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['content', index],
-					message: 'every content block must be an object with a "type"',
-				});
+				addIssue(ctx, ['content', index], 'every content block must be an object with a "type"');
 			}
 		});
 	});
@@ -142,11 +129,8 @@ export const messageBodySchema = z
 		const config = body[W.thinking] as { type?: string; [key: string]: unknown } | null | undefined;
 		const budget = config?.[W.thinkingBudget];
 		if (config?.type === 'enabled' && typeof budget === 'number' && budget >= body.max_tokens) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: [W.thinking, W.thinkingBudget],
-				message: `must be below Max Tokens (${body.max_tokens}): thinking tokens count toward it`,
-			});
+			const message = `must be below Max Tokens (${body.max_tokens}): thinking tokens count toward it`;
+			addIssue(ctx, [W.thinking, W.thinkingBudget], message);
 		}
 	});
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { RESPONSE_TOOL_TYPES, RESPONSE_WIRE as W } from './wireNames';
-import { charCount, tooManyChars } from '../../../shared/validation';
+import { addIssue, atMostChars, oneOf } from '../../../shared/validation';
 
 /** Checks an assembled response body; members the schema does not name pass to the gateway. */
 
@@ -32,10 +32,6 @@ export const RESPONSE_SERVICE_TIERS = [
 const int = () => z.number().int('must be a whole number');
 const between = (min: number, max: number) =>
 	z.number().min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`);
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-	z.enum(values as unknown as [string, ...string[]], {
-		errorMap: () => ({ message: `must be one of ${values.join(', ')}` }),
-	});
 
 /** An input item: a message ({role, content}) or another item kind identified by its `type`. */
 const inputItem = z
@@ -43,23 +39,15 @@ const inputItem = z
 	.passthrough()
 	.superRefine((item, ctx) => {
 		if (item.role === undefined) {
-			if (!item.type) ctx.addIssue({ code: 'custom', message: 'every input item needs a role or a type' });
+			if (!item.type) addIssue(ctx, [], 'every input item needs a role or a type');
 			return;
 		}
 		if (typeof item.content === 'string') return;
-		if (!Array.isArray(item.content)) {
-			ctx.addIssue({
-				code: 'custom',
-				path: ['content'],
-				message: 'content must be text or a list of blocks',
-			});
-			return;
-		}
+		if (!Array.isArray(item.content))
+			return addIssue(ctx, ['content'], 'content must be text or a list of blocks');
 		item.content.forEach((block, index) => {
 			const type = (block as { type?: unknown } | null)?.type;
-			if (typeof type !== 'string' || !type) {
-				ctx.addIssue({ code: 'custom', path: ['content', index], message: 'every block needs a "type"' });
-			}
+			if (typeof type !== 'string' || !type) addIssue(ctx, ['content', index], 'every block needs a "type"');
 		});
 	});
 
@@ -99,13 +87,7 @@ export const responseBodySchema = z
 			})
 			.passthrough()
 			.optional(),
-		safety_identifier: z
-			.string()
-			.refine(
-				(value) => charCount(value) <= MAX_SAFETY_IDENTIFIER,
-				(value) => ({ message: tooManyChars(MAX_SAFETY_IDENTIFIER, value) }),
-			)
-			.optional(),
+		safety_identifier: atMostChars(z.string(), MAX_SAFETY_IDENTIFIER).optional(),
 		service_tier: oneOf(RESPONSE_SERVICE_TIERS).optional(),
 		store: z.boolean().optional(),
 		stream: z.boolean().optional(),

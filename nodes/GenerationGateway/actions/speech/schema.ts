@@ -13,7 +13,7 @@ import {
 	SPEECH_VOLUME,
 } from './wireNames';
 import type { SpeechFormat, SpeechFormatInfo, SpeechStreamFormat } from './catalog';
-import { charCount, isObject, tooManyChars } from '../../../shared/validation';
+import { addIssue, atMostChars, isObject, oneOf } from '../../../shared/validation';
 import {
 	DEFAULT_SPEECH_FORMAT,
 	SPEECH_FORMAT_VALUES,
@@ -50,19 +50,13 @@ export const SPEECH_LABELS: Record<string, string> = {
 	),
 };
 
-const between = (min: number, max: number, integer = false) =>
+const between = ({ min, max }: { min: number; max: number }, { integer = false } = {}) =>
 	z
 		.number({ invalid_type_error: `must be a number from ${min} to ${max}` })
 		.refine((v) => !integer || Number.isInteger(v), { message: 'must be a whole number' })
-		.refine((v) => v >= min && v <= max, {
-			message: `must be from ${min} to ${max}`,
-		});
+		.refine((v) => v >= min && v <= max, { message: `must be from ${min} to ${max}` });
 
-const atMost = (max: number) =>
-	z.string({ invalid_type_error: 'must be text' }).refine(
-		(v) => charCount(v) <= max,
-		(v) => ({ message: tooManyChars(max, v) }),
-	);
+const atMost = (max: number) => atMostChars(z.string({ invalid_type_error: 'must be text' }), max);
 
 const extensionMembers = {
 	[SPEECH_SAMPLE_RATE]: z
@@ -71,11 +65,11 @@ const extensionMembers = {
 			message: `must be one of ${SPEECH_SAMPLE_RATES.join(', ')}`,
 		})
 		.optional(),
-	[SPEECH_NATIVE_RATE]: between(SPEECH_LIMITS.rate.min, SPEECH_LIMITS.rate.max).optional(),
-	[SPEECH_SEED]: between(SPEECH_LIMITS.seed.min, SPEECH_LIMITS.seed.max, true).optional(),
+	[SPEECH_NATIVE_RATE]: between(SPEECH_LIMITS.rate).optional(),
+	[SPEECH_SEED]: between(SPEECH_LIMITS.seed, { integer: true }).optional(),
 	[SPEECH_NATIVE_INSTRUCTION]: z.string({ invalid_type_error: 'must be text' }).optional(),
 	[SPEECH_NATIVE_STREAM]: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-	[SPEECH_VOLUME]: between(SPEECH_LIMITS.volume.min, SPEECH_LIMITS.volume.max, true).optional(),
+	[SPEECH_VOLUME]: between(SPEECH_LIMITS.volume, { integer: true }).optional(),
 };
 
 const voiceId = z
@@ -94,13 +88,9 @@ export const speechBodySchema = z
 			errorMap: () => ({ message: 'must be a voice name or an object with a non-empty "id"' }),
 		}),
 		instructions: atMost(SPEECH_LIMITS.maxInstructionsChars).optional(),
-		speed: between(SPEECH_LIMITS.speed.min, SPEECH_LIMITS.speed.max).optional(),
-		stream_format: z
-			.enum(SPEECH_STREAM_FORMATS, { message: `must be one of ${SPEECH_STREAM_FORMATS.join(', ')}` })
-			.optional(),
-		[SPEECH_RESPONSE_FORMAT]: z
-			.enum(SPEECH_FORMAT_VALUES, { message: `must be one of ${SPEECH_FORMAT_VALUES.join(', ')}` })
-			.optional(),
+		speed: between(SPEECH_LIMITS.speed).optional(),
+		stream_format: oneOf(SPEECH_STREAM_FORMATS).optional(),
+		[SPEECH_RESPONSE_FORMAT]: oneOf(SPEECH_FORMAT_VALUES).optional(),
 		[SPEECH_EXTRA_BODY]: z
 			.object(extensionMembers, { invalid_type_error: 'must be an object' })
 			.passthrough()
@@ -112,19 +102,14 @@ export const speechBodySchema = z
 		const model = speechCatalog.resolve(body.model);
 		const voice = typeof body.voice === 'string' ? body.voice : body.voice.id;
 		if (model && !voice.endsWith(model.voiceSuffix)) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: typeof body.voice === 'string' ? ['voice'] : ['voice', 'id'],
-				message: `must end with "${model.voiceSuffix}" for ${model.id} (got "${voice}")`,
-			});
+			const path = typeof body.voice === 'string' ? ['voice'] : ['voice', 'id'];
+			addIssue(ctx, path, `must end with "${model.voiceSuffix}" for ${model.id} (got "${voice}")`);
 		}
-		const output = effectiveSpeechOutput(body as IDataObject);
-		if (output.sampleRate !== undefined && output.info.refusedSampleRates.includes(output.sampleRate)) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: effectivePath(body as IDataObject, SPEECH_SAMPLE_RATE),
-				message: `${output.sampleRate} Hz is not available with ${output.format} (it refuses ${output.info.refusedSampleRates.join(' and ')})`,
-			});
+		const { sampleRate, format, info } = effectiveSpeechOutput(body as IDataObject);
+		if (sampleRate !== undefined && info.refusedSampleRates.includes(sampleRate)) {
+			const refused = info.refusedSampleRates.join(' and ');
+			const message = `${sampleRate} Hz is not available with ${format} (it refuses ${refused})`;
+			addIssue(ctx, effectivePath(body as IDataObject, SPEECH_SAMPLE_RATE), message);
 		}
 	});
 

@@ -16,6 +16,7 @@ import {
 } from './wireNames';
 import type { MaterialKind, VideoModel } from './catalog';
 import { GENERIC_VIDEO_MODEL, videoCatalog } from './catalog';
+import type { VideoExtensions } from './schema';
 
 /** The video body from the form's values, without n8n; schema.ts checks it against the model's row. */
 
@@ -26,15 +27,8 @@ export interface VideoReferenceInput {
 	voiceId?: string;
 }
 
-export interface VideoExtensionsInput {
-	cameraFixed?: boolean;
-	watermark?: boolean;
-	returnLastFrame?: boolean;
-	referenceTaskType?: string;
-	outputFormat?: string;
-	serviceTier?: string;
-	level?: number;
-}
+/** vidA's extension members under their form names, typed as schema.ts checks them. */
+export type VideoExtensionsInput = { [name in keyof typeof EXT]?: VideoExtensions[(typeof EXT)[name]] };
 
 export interface VideoInput {
 	model: string;
@@ -82,16 +76,10 @@ export function buildVideoBody(input: VideoInput): IDataObject {
 	put(body, 'aspect_ratio', input.aspectRatio);
 	put(body, 'resolution', input.resolution);
 	put(body, 'generate_audio', input.generateAudio);
-	const frames: IDataObject[] = [];
-	if (input.firstFrameUrl) {
-		frames.push({
-			[VIDEO_FRAME_IMAGE_URL]: input.firstFrameUrl,
-			[VIDEO_FRAME_TYPE]: VIDEO_FRAME_TYPES.first,
-		});
-	}
-	if (input.lastFrameUrl) {
-		frames.push({ [VIDEO_FRAME_IMAGE_URL]: input.lastFrameUrl, [VIDEO_FRAME_TYPE]: VIDEO_FRAME_TYPES.last });
-	}
+	const frames = (['first', 'last'] as const).flatMap((which) => {
+		const url = input[`${which}FrameUrl`];
+		return url ? [{ [VIDEO_FRAME_IMAGE_URL]: url, [VIDEO_FRAME_TYPE]: VIDEO_FRAME_TYPES[which] }] : [];
+	});
 	if (frames.length) body[VIDEO_FRAME_IMAGES] = frames;
 	if (input.references?.length) {
 		body[VIDEO_INPUT_REFERENCES] = input.references.map((ref) => {
@@ -106,15 +94,10 @@ export function buildVideoBody(input: VideoInput): IDataObject {
 	}
 	put(body, VIDEO_SEED, input.seed);
 	put(body, VIDEO_CALLBACK_URL, input.callbackUrl);
-	const ext = input.extensions ?? {};
 	const metadata: IDataObject = {};
-	put(metadata, EXT.cameraFixed, ext.cameraFixed);
-	put(metadata, EXT.watermark, ext.watermark);
-	put(metadata, EXT.returnLastFrame, ext.returnLastFrame);
-	put(metadata, EXT.referenceTaskType, ext.referenceTaskType);
-	put(metadata, EXT.outputFormat, ext.outputFormat);
-	put(metadata, EXT.serviceTier, ext.serviceTier);
-	put(metadata, EXT.level, ext.level);
+	for (const [name, wire] of Object.entries(EXT)) {
+		put(metadata, wire, input.extensions?.[name as keyof VideoExtensionsInput]);
+	}
 	if (Object.keys(metadata).length) body[VIDEO_EXTENSIONS] = metadata;
 	return body;
 }

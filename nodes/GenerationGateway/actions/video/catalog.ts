@@ -47,6 +47,14 @@ const VID_A_RATIOS = ['adaptive', '16:9', '9:16', '1:1', '4:3', '3:4', '21:9'] a
 const VID_A_ROLES = ['reference_image', 'reference_video', 'reference_audio', 'source_video', 'first_clip'];
 const VID_B_RATIOS = ['2:3', '3:2', '1:1', '9:16', '16:9'] as const;
 const VID_B_ROLES = ['reference_image', 'source_video', 'first_clip', 'reference_audio'];
+/** What every vidB model shares. */
+const VID_B = {
+	family: 'vidB',
+	aspectRatios: VID_B_RATIOS,
+	generateAudio: false,
+	seed: false,
+	extensions: false,
+} as const;
 const VID_C_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '4:5', '5:4', '21:9', '9:21'] as const;
 const VID_C_ROLES = ['reference_image', 'source_video'];
 const VID_D_RATIOS = ['adaptive', '21:9', '16:9', '4:3', '1:1', '3:4', '9:16'] as const;
@@ -78,44 +86,33 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
 	vidA('vidA-2.0', { min: 4, max: 15 }, ['480p', '720p', '1080p', '4K'], 15),
 	vidA('vidA-2.0-mini', { min: 4, max: 15 }, ['480p', '720p'], 0),
 	{
+		...VID_B,
 		id: 'vidB-1.5-fast',
 		name: 'vidB-1.5-fast',
 		description: 'Unofficial high-speed channel',
-		family: 'vidB',
 		duration: { min: 6, max: 30 },
 		resolutions: ['480p', '720p'],
-		aspectRatios: VID_B_RATIOS,
-		generateAudio: false,
-		seed: false,
 		frames: { first: true, last: true },
 		references: { max: 7, perKind: { image: 7 }, roles: VID_B_ROLES },
-		extensions: false,
 	},
 	{
+		...VID_B,
 		id: 'vidB-1.5',
 		name: 'vidB-1.5',
-		family: 'vidB',
 		duration: { min: 1, max: 15 },
 		resolutions: ['480p', '720p', '1080p'],
-		aspectRatios: VID_B_RATIOS,
-		generateAudio: false,
-		seed: false,
 		frames: { first: true, last: false },
 		references: { max: 4, perKind: { image: 1, audio: 3 }, roles: VID_B_ROLES, voices: true },
 		exactlyOnePicture: true,
-		extensions: false,
 	},
 	{
+		...VID_B,
 		id: 'vidB',
 		name: 'vidB',
-		family: 'vidB',
 		duration: { min: 1, max: 15 },
 		// "vidB extension 1-10": a source video makes the task an extension.
 		editDuration: { min: 1, max: 10 },
 		resolutions: ['480p', '720p'],
-		aspectRatios: VID_B_RATIOS,
-		generateAudio: false,
-		seed: false,
 		frames: { first: true, last: false },
 		references: {
 			max: 7,
@@ -123,7 +120,6 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
 			roles: VID_B_ROLES,
 			editRoles: ['source_video', 'first_clip'],
 		},
-		extensions: false,
 	},
 	...(['vidC-1.1', 'vidC-1.0'] as const).map(
 		(id): VideoModel => ({

@@ -10,7 +10,7 @@ import { createOptionsField } from './options';
 import type { VideoExtensionsInput, VideoInput, VideoReferenceInput } from './body';
 import { VIDEO_LABELS, buildVideoBody, videoModelFor } from './body';
 import { videoBodySchema } from './schema';
-import { videoBinaryDataUrlPrefix } from './wireNames';
+import { VIDEO_EXTENSION_MEMBERS, videoBinaryDataUrlPrefix } from './wireNames';
 import { readAdditionalBody, withAdditionalBody } from '../descriptions';
 
 const MATERIAL_NAMES = { image: 'an image', video: 'a video', audio: 'an audio file' } as const;
@@ -22,34 +22,19 @@ export const videoMaterial = (kind: VideoReferenceInput['kind']) => ({
 
 const VIDEO_FORM = { properties: [...generationFields, createOptionsField], catalog: videoCatalog };
 
-/** A placeholder in the body; the base64 is written in only when the request is sent. */
-async function binaryDataUrl(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	payload: Base64Payload,
-	property: string,
-	field: string,
-	kind: VideoReferenceInput['kind'],
-): Promise<string> {
-	const file = await readBinaryFile(ctx, itemIndex, property, { field, ...videoMaterial(kind) });
-	return payload.embed(file, videoBinaryDataUrlPrefix(file.mimeType));
-}
-
 export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const model = String(ctx.getNodeParameter('model', itemIndex, '', { extractValue: true }) ?? '').trim();
 	const form = readModelForm(ctx, itemIndex, VIDEO_FORM, model);
 	const text = (name: string) => String(form.value(name, '') ?? '').trim();
 	const payload = new Base64Payload();
+	/** A placeholder in the body; the base64 is written in only when the request is sent. */
+	const binaryDataUrl = async (property: string, field: string, kind: VideoReferenceInput['kind']) => {
+		const file = await readBinaryFile(ctx, itemIndex, property, { field, ...videoMaterial(kind) });
+		return payload.embed(file, videoBinaryDataUrlPrefix(file.mimeType));
+	};
 	const frame = async (which: 'first' | 'last', label: string) =>
 		text(`${which}FrameSource`) === 'binary'
-			? await binaryDataUrl(
-					ctx,
-					itemIndex,
-					payload,
-					text(`${which}FrameBinary`),
-					`${label} Input Binary Field`,
-					'image',
-				)
+			? await binaryDataUrl(text(`${which}FrameBinary`), `${label} Input Binary Field`, 'image')
 			: text(`${which}FrameUrl`) || undefined;
 	// Model Default (empty) is not sent; text that is no number ("ten") is refused, never dropped.
 	const duration = formNumber(ctx.getNode(), VIDEO_LABELS.duration, form.value('duration', ''), itemIndex);
@@ -58,33 +43,22 @@ export async function readVideoBody(ctx: IExecuteFunctions, itemIndex: number): 
 	const references: VideoReferenceInput[] | undefined = rows && [];
 	for (const [position, ref] of (rows ?? []).entries()) {
 		const kind = (ref.kind ?? 'image') as VideoReferenceInput['kind'];
+		const field = `References (#${position + 1} Input Binary Field)`;
 		references?.push({
 			kind,
 			url:
 				ref.source === 'binary'
-					? await binaryDataUrl(
-							ctx,
-							itemIndex,
-							payload,
-							String(ref.binaryProperty ?? ''),
-							`References (#${position + 1} Input Binary Field)`,
-							kind,
-						)
+					? await binaryDataUrl(String(ref.binaryProperty ?? ''), field, kind)
 					: String(ref.url ?? '').trim(),
 			role: String(ref.role ?? '') || undefined,
 			voiceId: String(ref.voiceId ?? '').trim() || undefined,
 		});
 	}
 	const options = form.collection('videoOptions');
-	const extensions: VideoExtensionsInput = {
-		cameraFixed: options.cameraFixed as boolean | undefined,
-		watermark: options.watermark as boolean | undefined,
-		returnLastFrame: options.returnLastFrame as boolean | undefined,
-		referenceTaskType: options.referenceTaskType as string | undefined,
-		outputFormat: options.outputFormat as string | undefined,
-		serviceTier: options.serviceTier as string | undefined,
-		level: options.level as number | undefined,
-	};
+	// The options are named as the extension members; schema.ts checks their values.
+	const extensions = Object.fromEntries(
+		Object.keys(VIDEO_EXTENSION_MEMBERS).map((name) => [name, options[name]]),
+	) as VideoExtensionsInput;
 	const input: VideoInput = {
 		model,
 		prompt: String(ctx.getNodeParameter('prompt', itemIndex, '') ?? ''),

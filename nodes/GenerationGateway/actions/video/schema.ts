@@ -17,6 +17,7 @@ import {
 } from './wireNames';
 import type { MaterialKind, VideoModel } from './catalog';
 import { ROLE_KIND } from './catalog';
+import { addIssue } from '../../../shared/validation';
 
 /** One zod schema per model: the shapes every family shares, then the model's catalog row. */
 
@@ -45,11 +46,8 @@ export function referenceKind(item: ReferenceItem): MaterialKind | undefined {
 	return kinds.length === 1 ? kinds[0] : undefined;
 }
 
-const DEFAULT_ROLE: Record<MaterialKind, string> = {
-	image: 'reference_image',
-	video: 'reference_video',
-	audio: 'reference_audio',
-};
+/** A reference without a role is read as `reference_<kind>`. */
+const defaultRole = (kind: MaterialKind) => `reference_${kind}`;
 
 const int = (min: number, max: number) =>
 	z
@@ -69,6 +67,7 @@ const extensionSchema = z
 		[EXT.level]: int(0, 9).optional(),
 	})
 	.passthrough();
+export type VideoExtensions = z.infer<typeof extensionSchema>;
 
 const baseSchema = z
 	.object({
@@ -106,8 +105,10 @@ export function isEditTask(model: VideoModel, body: VideoBody): boolean {
 
 export function videoBodySchema(model: VideoModel) {
 	return baseSchema.superRefine((body, ctx) => {
-		const issue = (path: Array<string | number>, message: string) =>
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+		const issue = (path: Array<string | number>, message: string) => addIssue(ctx, path, message);
+		/** On the References list, or on its item at `index`. */
+		const referencesIssue = (message: string, index?: number) =>
+			issue(index === undefined ? [VIDEO_INPUT_REFERENCES] : [VIDEO_INPUT_REFERENCES, index], message);
 		const name = model.id || 'this model';
 		const editing = isEditTask(model, body);
 
@@ -151,48 +152,38 @@ export function videoBodySchema(model: VideoModel) {
 		// References: item shape, roles, counts per kind and in all.
 		const refs = body[VIDEO_INPUT_REFERENCES] ?? [];
 		if (refs.length && frames.length) {
-			issue(
-				[VIDEO_INPUT_REFERENCES],
+			referencesIssue(
 				'cannot be combined with first/last frame images (reference mode and frame mode are exclusive)',
 			);
 		}
 		const rules = model.references;
-		if (refs.length && rules.max === 0)
-			issue([VIDEO_INPUT_REFERENCES], `${name} has no reference, edit or extend mode`);
-		else if (refs.length > rules.max)
-			issue([VIDEO_INPUT_REFERENCES], `${name} accepts at most ${rules.max} items`);
+		if (refs.length && rules.max === 0) referencesIssue(`${name} has no reference, edit or extend mode`);
+		else if (refs.length > rules.max) referencesIssue(`${name} accepts at most ${rules.max} items`);
 		const counts: Record<MaterialKind, number> = { image: 0, video: 0, audio: 0 };
 		let sourceVideos = 0;
 		refs.forEach((item, index) => {
 			const kind = referenceKind(item);
-			if (!kind)
-				return issue([VIDEO_INPUT_REFERENCES, index], 'needs exactly one URL (image, video or audio)');
+			if (!kind) return referencesIssue('needs exactly one URL (image, video or audio)', index);
 			counts[kind]++;
 			const type = item[VIDEO_REFERENCE_TYPE];
 			if (type !== undefined && type !== VIDEO_REFERENCE_URL[kind]) {
-				issue([VIDEO_INPUT_REFERENCES, index], `material type "${type}" does not match its ${kind} URL`);
+				referencesIssue(`material type "${type}" does not match its ${kind} URL`, index);
 			}
-			const role = item[VIDEO_REFERENCE_ROLE] ?? DEFAULT_ROLE[kind];
+			const role = item[VIDEO_REFERENCE_ROLE] ?? defaultRole(kind);
 			if (!rules.roles.includes(role)) {
 				const given =
 					item[VIDEO_REFERENCE_ROLE] === undefined
 						? `a ${kind} without a role (read as ${role})`
 						: `role "${role}"`;
-				issue(
-					[VIDEO_INPUT_REFERENCES, index],
-					`${name} does not accept ${given}; roles: ${list(rules.roles)}`,
-				);
+				referencesIssue(`${name} does not accept ${given}; roles: ${list(rules.roles)}`, index);
 			} else if (ROLE_KIND[role] !== kind) {
-				issue(
-					[VIDEO_INPUT_REFERENCES, index],
-					`role "${role}" needs a ${ROLE_KIND[role]} URL, not a ${kind} URL`,
-				);
+				referencesIssue(`role "${role}" needs a ${ROLE_KIND[role]} URL, not a ${kind} URL`, index);
 			}
 			if (role === 'source_video' || role === 'first_clip') sourceVideos++;
 			if (item[VIDEO_REFERENCE_VOICE] !== undefined && !(rules.voices && kind === 'audio')) {
-				issue(
-					[VIDEO_INPUT_REFERENCES, index],
-					`a preset voice is accepted only on audio items of models with voice references`,
+				referencesIssue(
+					'a preset voice is accepted only on audio items of models with voice references',
+					index,
 				);
 			}
 		});
@@ -200,32 +191,22 @@ export function videoBodySchema(model: VideoModel) {
 			for (const kind of Object.keys(counts) as MaterialKind[]) {
 				const allowed = rules.perKind[kind] ?? 0;
 				if (counts[kind] > allowed) {
-					issue(
-						[VIDEO_INPUT_REFERENCES],
+					referencesIssue(
 						allowed ? `${name} accepts at most ${allowed} ${kind} items` : `${name} accepts no ${kind} items`,
 					);
 				}
 			}
-			if (sourceVideos > 1) issue([VIDEO_INPUT_REFERENCES], 'at most one source video');
-			if (
-				sourceVideos &&
-				rules.imagesWithSourceVideo !== undefined &&
-				counts.image > rules.imagesWithSourceVideo
-			) {
-				issue(
-					[VIDEO_INPUT_REFERENCES],
-					`with a source video ${name} accepts at most ${rules.imagesWithSourceVideo} images`,
-				);
+			if (sourceVideos > 1) referencesIssue('at most one source video');
+			const withSource = rules.imagesWithSourceVideo;
+			if (sourceVideos && withSource !== undefined && counts.image > withSource) {
+				referencesIssue(`with a source video ${name} accepts at most ${withSource} images`);
 			}
 			if (!sourceVideos && refs.length && rules.minImages !== undefined && counts.image < rules.minImages) {
-				issue([VIDEO_INPUT_REFERENCES], `${name} needs at least ${rules.minImages} reference image`);
+				referencesIssue(`${name} needs at least ${rules.minImages} reference image`);
 			}
 		}
 		if (model.exactlyOnePicture && firsts + lasts + counts.image !== 1) {
-			issue(
-				[VIDEO_INPUT_REFERENCES],
-				`${name} needs exactly 1 picture (a first frame or one reference image)`,
-			);
+			referencesIssue(`${name} needs exactly 1 picture (a first frame or one reference image)`);
 		}
 
 		// vidA's extension object: typed members; other families' extension members are not shown.
