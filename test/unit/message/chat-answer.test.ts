@@ -10,6 +10,10 @@ import type { ChunkType } from 'n8n-workflow';
 
 import { MessageStreamAssembler } from '../../../nodes/GenerationGateway/actions/message/stream';
 import { ChatAnswer, chatAnswer } from '../../../nodes/shared/sse';
+import { useVirtualTime } from '../../harness/virtual-time';
+
+// A slow chunk hook is a timer: on virtual time it delays without waiting.
+useVirtualTime();
 
 type Sent = Array<[ChunkType, number, unknown]>;
 

@@ -4,6 +4,10 @@ import { Readable } from 'node:stream';
 
 import type { SseEvent, SseFailure } from '../../../nodes/shared/sse';
 import { naming, parseEventJson, readSseEvents, SseDecoder, sseError } from '../../../nodes/shared/sse';
+import { useVirtualTime } from '../../harness/virtual-time';
+
+// The idle and keep-alive rules are about time: on virtual time their pauses are exact.
+useVirtualTime();
 
 const node = { name: 'Generation Gateway' } as INode;
 
@@ -125,7 +129,7 @@ describe('readSseEvents idle detection (R7)', () => {
 		});
 		expect(events).toHaveLength(1);
 		expect(body.destroyed).toBe(true);
-		expect(Date.now() - started).toBeLessThan(1500);
+		expect(Date.now() - started).toBe(300);
 	});
 
 	it('does not fire while data keeps arriving, even when the whole stream outlasts the idle time', async () => {
