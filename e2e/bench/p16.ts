@@ -14,6 +14,9 @@
  * - `trigger-create`: the same trigger, its `count` tasks created by the package: Webhook → Video →
  *   Create with the trigger's address as Callback URL, one execution per task.
  * - `webhook`: n8n's Webhook node → Report, active; the bench calls it `count` times at once.
+ * - `wait-restart`: as `wait`, but the process that started the waits (the instance, or queue
+ *   mode's worker) is restarted once they all wait, before the tasks end: its watch of the tasks
+ *   is gone, so only the gateway's callbacks that get through resume an execution.
  * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
  * Report posts the row's id (the bench's, or the task's in trigger rows) to the bench, which counts
  * the videos that reached a workflow, the ones that reached it twice, when they arrived, and the
@@ -35,8 +38,8 @@ import { startN8n, type PackagedN8n, type PartInput } from '../src/start';
 import { PACKAGE, createAndWaitNode, createVideoNode, holdTaskEnds, type Workflow } from '../src/workflows';
 import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
 
-type Way = 'wait' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook';
-const WAYS: Way[] = ['wait', 'wait-node', 'trigger', 'trigger-create', 'webhook'];
+type Way = 'wait' | 'wait-restart' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook';
+const WAYS: Way[] = ['wait', 'wait-restart', 'wait-node', 'trigger', 'trigger-create', 'webhook'];
 const CALLER_TIMEOUT_MS = 10_000;
 const TRIGGER_KEY = randomBytes(16).toString('hex');
 const DEFAULT_ROWS = 'wait-node:300 wait:300 webhook:300 trigger:300 trigger-create:300';
@@ -138,7 +141,8 @@ const chain = (...names: string[]) =>
 function workflowOf(way: Way, collector: Collector, hookId: string, path: string): Workflow {
 	const report = (id: string) => post('Report', `${collector.url}/seen`, { id }, 600);
 	switch (way) {
-		case 'wait': {
+		case 'wait':
+		case 'wait-restart': {
 			const wait = createAndWaitNode({ mode: 'auto', download: false }, [300, 0]);
 			(wait.parameters as Record<string, unknown>).prompt = '={{ $json.body.prompt }}';
 			return {
@@ -316,7 +320,8 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	}
 	// The executions that wait, started a few at a time (their start is not what is measured).
-	if (row.way === 'wait' || row.way === 'wait-node') {
+	const waits = row.way === 'wait' || row.way === 'wait-restart';
+	if (waits || row.way === 'wait-node') {
 		await start(ids[0]);
 		for (let i = 1; i < row.count; i += 10) await Promise.all(ids.slice(i, i + 10).map(start));
 		await waitUntil(
@@ -348,7 +353,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	}
 	// The statuses a gateway sends while its tasks run (answered and ignored, or refused while an
 	// execution still runs) are delivered before the burst: only the final callbacks are measured.
-	if (row.way === 'wait' || row.way === 'trigger' || row.way === 'trigger-create') {
+	if (waits || row.way === 'trigger' || row.way === 'trigger-create') {
 		const rowTasks = [...tasks.tasks.values()].filter((task) => task.prompt.includes(`_${tag}_`));
 		await waitUntil(
 			'the running statuses delivered',
@@ -357,6 +362,17 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	}
 
+	if (row.way === 'wait-restart') {
+		const starter = started.worker ?? n8n;
+		await starter.stop();
+		await starter.start();
+		if (starter === n8n) await n8n.login();
+		await waitUntil(
+			'the executions waiting after the restart',
+			async () => (await waitingCount(n8n, created.id)) >= row.count,
+			5 * 60_000,
+		);
+	}
 	const probe = probeApi(n8n, created.id);
 	requestsBefore = sim.requests.length;
 	const burst = Date.now();
@@ -371,7 +387,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	const reachedCount = () => ids.filter((id) => collector.seen.has(id)).length;
 	const reachedAll = () => reachedCount() >= row.count;
 	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 6 * 60_000);
-	if (row.way === 'wait' || row.way === 'trigger' || row.way === 'trigger-create') {
+	if (waits || row.way === 'trigger' || row.way === 'trigger-create') {
 		await waitUntil(
 			'the final callbacks answered',
 			() =>
