@@ -1,5 +1,6 @@
 /** Workflows of the trigger's tests: the trigger (secret set, bearer credential) and a No-Op after it; a Video → Create that calls it back. */
 import type { WorkflowJson } from '../harness';
+import { gatewayWorkflow } from '../harness';
 
 export const TRIGGER = 'Video Finished';
 export const SECRET = 'a-long-test-secret';
@@ -33,34 +34,16 @@ export function triggerWorkflow(parameters: object = {}): WorkflowJson {
 
 /** Manual trigger → Video → Create (node "Create") with `callbackUrl` as its Callback URL. */
 export function createWithCallback(prompt: string, callbackUrl: string): WorkflowJson {
-	return {
-		name: 'create',
-		nodes: [
-			{
-				id: 's',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'c',
-				name: 'Create',
-				type: 'n8n-nodes-generation-gateway.generationGateway',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: {
-					resource: 'video',
-					operation: 'create',
-					model: { __rl: true, mode: 'id', value: 'vidC-1.1' },
-					prompt,
-					duration: 3,
-					videoOptions: { callbackUrl },
-				},
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Create', type: 'main', index: 0 }]] } },
-	} as WorkflowJson;
+	return gatewayWorkflow({
+		nodeName: 'Create',
+		parameters: {
+			resource: 'video',
+			operation: 'create',
+			model: { __rl: true, mode: 'id', value: 'vidC-1.1' },
+			prompt,
+			duration: 3,
+			videoOptions: { callbackUrl },
+		},
+		credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+	});
 }
