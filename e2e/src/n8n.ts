@@ -144,6 +144,24 @@ export interface RunData {
 	waitTill?: string;
 }
 
+/** What n8n's REST API takes to save a new, inactive workflow. */
+export function newWorkflowBody(workflow: {
+	name?: unknown;
+	nodes?: unknown;
+	connections?: unknown;
+	settings?: unknown;
+	pinData?: unknown;
+}): Record<string, unknown> {
+	return {
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: workflow.settings ?? { executionOrder: 'v1' },
+		pinData: workflow.pinData ?? {},
+		active: false,
+	};
+}
+
 export class N8n {
 	proc: Proc | undefined;
 
@@ -267,14 +285,7 @@ export class N8n {
 
 	async createWorkflow(workflow: Record<string, unknown>): Promise<{ id: string; versionId: string }> {
 		const { id, versionId } = await this.oneEditAtATime(() =>
-			this.rest<{ id: string; versionId: string }>('POST', '/workflows', {
-				name: workflow.name,
-				nodes: workflow.nodes,
-				connections: workflow.connections,
-				settings: workflow.settings ?? { executionOrder: 'v1' },
-				pinData: workflow.pinData ?? {},
-				active: false,
-			}),
+			this.rest<{ id: string; versionId: string }>('POST', '/workflows', newWorkflowBody(workflow)),
 		);
 		return { id, versionId };
 	}

@@ -40,7 +40,7 @@ import { join, relative, resolve } from 'node:path';
 import { startSimulator, type Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { freePort, http, restCall, signIn } from '../src/http';
-import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, repoRoot } from '../src/n8n';
+import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, newWorkflowBody, repoRoot } from '../src/n8n';
 
 const PACKAGE = 'n8n-nodes-generation-gateway';
 /**
@@ -331,14 +331,7 @@ async function ensureExamples(rest: Rest, state: DevState): Promise<number> {
 				node.credentials![type] = { id: state.credentials[type], name: credentialName(type) };
 			}
 		}
-		const created = await rest.call<{ id: string }>('POST', '/workflows', {
-			name: workflow.name,
-			nodes: workflow.nodes,
-			connections: workflow.connections,
-			settings: workflow.settings ?? { executionOrder: 'v1' },
-			pinData: workflow.pinData ?? {},
-			active: false,
-		});
+		const created = await rest.call<{ id: string }>('POST', '/workflows', newWorkflowBody(workflow));
 		state.workflows[file] = created.id;
 	}
 	return files.length;
