@@ -98,7 +98,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		const posted = sim.requestsTo('/v1/videos', 'POST').slice(-3);
 		for (const request of posted) {
 			expect((request.body as { callback_url: string }).callback_url).toMatch(
-				new RegExp(`^${n8n.url}/webhook-waiting/${waiting.executionId}\\?signature=\\w+`),
+				new RegExp(`^${n8n.url}/webhook-waiting/${waiting.executionId}/video-wait\\?signature=\\w+`),
 			);
 		}
 		// One read of each task as the wait begins (a task may have ended before n8n saved the

@@ -22,13 +22,14 @@ export function findOperation(resource: string, operation: string): OperationMod
 	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation)?.module;
 }
 
-/** The webhooks every operation asks n8n to route to the node, each once (by name). */
+/** The webhooks every operation asks n8n to route to the node, each once (by method and path). */
 export function nodeWebhooks(): IWebhookDescription[] {
-	const byWebhookName = new Map<string, IWebhookDescription>();
+	const byRoute = new Map<string, IWebhookDescription>();
 	for (const resource of RESOURCES)
 		for (const { module } of resource.operations)
-			for (const webhook of module.webhooks ?? []) byWebhookName.set(webhook.name, webhook);
-	return [...byWebhookName.values()];
+			for (const webhook of module.webhooks ?? [])
+				byRoute.set(`${String(webhook.httpMethod)} ${String(webhook.path)}`, webhook);
+	return [...byRoute.values()];
 }
 
 /** One credential entry per credential type, shown only for the resources that use it. */

@@ -51,17 +51,15 @@ describe('decideWaitMode', () => {
 		},
 	);
 
-	it('a callback wait carries the resume URL its creates send', () => {
-		expect(
-			decideWaitMode({
-				setting: 'callback',
-				resumeUrl: 'https://x/w/1?signature=s',
-				room: 'customData',
-				tasks: 1,
-			}),
-		).toMatchObject({
+	it.each([
+		['https://x/w/1?signature=s', 'https://x/w/1/video-wait?signature=s'],
+		['https://x/w/1', 'https://x/w/1/video-wait'],
+		['https://x/w/1/', 'https://x/w/1/video-wait'],
+		['https://n8n.example.com/sub/webhook-waiting/7?signature=abc', 'https://n8n.example.com/sub/webhook-waiting/7/video-wait?signature=abc'],
+	])("a callback wait's creates send its own address: %s -> %s", (resumeUrl, callbackUrl) => {
+		expect(decideWaitMode({ setting: 'callback', resumeUrl, room: 'customData', tasks: 1 })).toMatchObject({
 			mode: 'callback',
-			resumeUrl: 'https://x/w/1?signature=s',
+			callbackUrl,
 		});
 	});
 

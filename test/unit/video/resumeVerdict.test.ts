@@ -12,10 +12,19 @@ describe('resumeVerdict', () => {
 			'again',
 		],
 		[
-			'n8n still saving or running the execution',
+			'the execution runs (it resumed: in queue mode this process never sees that)',
 			409,
 			{ message: 'The execution "7" is running already.' },
-			'again',
+			'done',
+		],
+		[
+			'the execution waits at another node (a Wait node after the video)',
+			404,
+			{
+				message:
+					'The workflow for execution "7" does not contain a waiting webhook with a matching path/method.',
+			},
+			'done',
 		],
 		['the execution finished', 409, { message: 'The execution "7 has finished already.' }, 'done'],
 		['the execution is gone', 404, { message: 'The execution "7" does not exist.' }, 'done'],

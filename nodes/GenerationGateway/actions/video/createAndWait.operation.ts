@@ -16,7 +16,7 @@ import { VIDEO_CALLBACK_URL } from './wireNames';
 /**
  * Create, then wait until the task is terminal. The router asks `plan` once
  * how the run waits (wait/plan.ts), runs `execute` for every item (the
- * creates, with the resume URL as callback address when it waits by
+ * creates, with the wait's own address as callback address when it waits by
  * callback), then `settle` once for the whole batch: by callback
  * (wait/callback/start.ts; the callbacks are answered by
  * wait/callback/answer.ts) or by polling every task at once
@@ -29,7 +29,7 @@ async function execute(
 	wait: WaitPlan,
 ): Promise<INodeExecutionData[]> {
 	const body = await readVideoBody(this, itemIndex);
-	const sent = wait.mode === 'callback' ? { ...body, [VIDEO_CALLBACK_URL]: wait.resumeUrl } : body;
+	const sent = wait.mode === 'callback' ? { ...body, [VIDEO_CALLBACK_URL]: wait.callbackUrl } : body;
 	return [{ json: await createTask(this, itemIndex, sent, readRequestSettings(this, itemIndex).timeoutMs) }];
 }
 

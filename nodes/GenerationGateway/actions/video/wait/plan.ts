@@ -4,6 +4,7 @@ import { NO_CUSTOM_DATA, executionCustomDataOf } from '../../../../shared/n8nFea
 import { addHints, customDataFullHint, noCustomDataHint, pollingFallbackHint } from '../../hints';
 import type { RunInfo } from '../../types';
 import { AUTO_CALLBACK_MAX_TASKS } from '../options';
+import { waitAddress } from './callback/answer';
 import type { CallbackState } from './callback/taskList';
 import { encodeState, encodeStoredState, fittingItems, slotsFit, stateKeyPrefix } from './callback/taskList';
 
@@ -17,7 +18,7 @@ export type TaskListRoom = 'customData' | 'file' | 'full' | 'none';
 
 /** How a run of Create and Wait waits, decided once before the first create and kept with the wait. */
 export type WaitPlan =
-	| { mode: 'callback'; resumeUrl: string; reason: string; fallback?: undefined }
+	| { mode: 'callback'; callbackUrl: string; reason: string; fallback?: undefined }
 	| { mode: 'polling'; reason: string; fallback?: string };
 
 /** What the way of waiting is decided from. */
@@ -63,7 +64,7 @@ export function decideWaitMode({ setting, resumeUrl, tasks, room, asTool = false
 		wanted === 'callback'
 			? 'Wait Mode is Callback'
 			: `Auto waits by callback for up to ${AUTO_CALLBACK_MAX_TASKS} tasks (this batch has ${tasks}) when n8n's resume URL is https: no worker is held and the wait survives an n8n restart`;
-	return { mode: 'callback', resumeUrl, reason };
+	return { mode: 'callback', callbackUrl: waitAddress(resumeUrl), reason };
 }
 
 /** The resume URL as a message shows it: without its query (the signature that lets anyone resume). */

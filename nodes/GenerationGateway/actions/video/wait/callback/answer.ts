@@ -24,17 +24,35 @@ import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeSta
  * returning items. Every request is answered by the node itself.
  */
 
-/** `path: ''` matches `$execution.resumeUrl`; restart webhooks are never registered with anyone. */
-export const videoCallbackWebhooks: IWebhookDescription[] = [
-	{
-		name: 'default',
-		httpMethod: 'POST',
-		responseMode: 'onReceived',
-		path: '',
-		restartWebhook: true,
-		isFullPath: true,
-	},
-];
+/** The path a callback wait adds to the execution's resume URL: only this node's webhook answers it. */
+export const WAIT_PATH = 'video-wait';
+
+/**
+ * The address a callback wait hands out: n8n's resume URL with the wait's own
+ * path. n8n resumes whatever node an execution waits at through its bare
+ * resume URL, so a call that comes late or twice would resume a later Wait
+ * node; at this path n8n answers 404 unless the execution waits at a video
+ * wait, which judges the call against its own tasks.
+ */
+export function waitAddress(resumeUrl: string): string {
+	const address = new URL(resumeUrl);
+	address.pathname = `${address.pathname.replace(/\/+$/, '')}/${WAIT_PATH}`;
+	return address.toString();
+}
+
+/**
+ * The wait's own path, and the bare resume URL, which waits begun before the
+ * own path existed handed out (they still resume). Restart webhooks are never
+ * registered with anyone.
+ */
+export const videoCallbackWebhooks: IWebhookDescription[] = [WAIT_PATH, ''].map((path) => ({
+	name: 'default',
+	httpMethod: 'POST',
+	responseMode: 'onReceived',
+	path,
+	restartWebhook: true,
+	isFullPath: true,
+}));
 
 /** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
 export const CONFIRMATIONS_AT_ONCE = 16;

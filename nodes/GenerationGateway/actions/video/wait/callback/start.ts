@@ -23,7 +23,7 @@ import { encodeState, encodeStoredState, slotsFit, stateKeyPrefix, stateText } f
 
 /**
  * The execute side of a callback wait: once every item's task was created
- * with the resume URL as its callback address, keep the task list with the
+ * with the wait's own address (answer.ts) as its callback address, keep the task list with the
  * execution, read every task once, and put the execution to wait (no worker
  * held, nothing polls). It may write the execution's custom data and n8n's
  * binary store; the callbacks are answered by answer.ts.
@@ -68,7 +68,7 @@ function slotOf(result: ItemResult): TaskSlot {
 export async function settleByCallback(
 	ctx: IExecuteFunctions,
 	results: ItemResult[],
-	{ reason, resumeUrl, clock = systemClock }: { reason: string; resumeUrl: string; clock?: Clock },
+	{ reason, callbackUrl, clock = systemClock }: { reason: string; callbackUrl: string; clock?: Clock },
 ): Promise<ItemResult[]> {
 	const startedAt = clock.now();
 	const { maxConcurrency } = readRequestSettings(ctx, 0);
@@ -120,7 +120,7 @@ export async function settleByCallback(
 	const deadline = new Date(startedAt + timeoutMs);
 	leaveForTimeout(ctx, results, deadline, timeoutMs, reason);
 	await ctx.putExecutionToWait(deadline);
-	watchWait(ctx, { state, memory, resumeUrl, deadline, clock });
+	watchWait(ctx, { state, memory, callbackUrl, deadline, clock });
 	const waitInfo = waitingInfo('waiting', deadline, reason);
 	return results.map((result, item) => ({
 		output: [
@@ -167,31 +167,31 @@ function leaveForTimeout(
 }
 
 /**
- * What n8n made of the package's own delivery to the resume URL: a wait that
- * another process still checks, or an execution n8n is still saving or
- * running, is asked again later; an execution resumed, finished or gone is done.
+ * What n8n made of the package's own delivery to the wait's address: the wait
+ * still checking a task is asked again later; an execution that runs (it
+ * resumed: the first post comes long after the wait began), finished, is gone
+ * or waits at another node (404) ends the watch, as does any answer but n8n busy.
  */
 export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
 	const body = (answer.body ?? {}) as IDataObject;
 	if (answer.status === 200 && body.waiting !== undefined) return 'again';
-	if (answer.status === 409 && /running/i.test(String(body.message ?? ''))) return 'again';
 	return deliveryVerdict(answer);
 }
 
 /**
  * Keeps watching the tasks from this process (shared/watch.ts): when they are
  * final and no callback has resumed the execution here, the news is posted to
- * the resume URL, where answer.ts answers it as any callback.
+ * the wait's address, where answer.ts answers it as any callback.
  */
 function watchWait(
 	ctx: IExecuteFunctions,
 	{
 		state,
 		memory,
-		resumeUrl,
+		callbackUrl,
 		deadline,
 		clock,
-	}: { state: CallbackState; memory: WaitMemory; resumeUrl: string; deadline: Date; clock: Clock },
+	}: { state: CallbackState; memory: WaitMemory; callbackUrl: string; deadline: Date; clock: Clock },
 ): void {
 	const taskIds = state.slots.filter((slot): slot is string => typeof slot === 'string');
 	startWatch(
@@ -203,7 +203,7 @@ function watchWait(
 			read: async (taskId) =>
 				(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1, clock })).record,
 			onFinal: (record) => rememberFinals(memory, [record]),
-			deliver: async (records) => await postToN8n(ctx, resumeUrl, records[records.length - 1], resumeVerdict),
+			deliver: async (records) => await postToN8n(ctx, callbackUrl, records[records.length - 1], resumeVerdict),
 			log: watchLog(ctx),
 		},
 		clock,
