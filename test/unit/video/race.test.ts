@@ -18,6 +18,7 @@ import {
 	OTHERS_READS_PER_TASK,
 	answerFinal,
 	confirmOwnTask,
+	OTHERS_READ_AGAIN_MS,
 	othersMayRead,
 	ownCallbackFailed,
 	readAfter,
@@ -307,32 +308,50 @@ describe("othersMayRead: reads of a task by the other tasks' callbacks are bound
 	it(`at most ${OTHERS_READS_PER_TASK} while another task is not known final either, however many callbacks ask`, () => {
 		const memory = fresh();
 		known(memory, 'video_a');
-		const answers = Array.from({ length: 20 }, () => othersMayRead(memory, 'video_b', slots));
+		const answers = Array.from({ length: 20 }, () => othersMayRead(memory, 'video_b', slots, T0));
 		expect(answers.filter(Boolean)).toHaveLength(OTHERS_READS_PER_TASK);
 		// The first ones read, the later ones leave it to the task's own callback.
 		expect(answers.slice(0, OTHERS_READS_PER_TASK)).toEqual(Array(OTHERS_READS_PER_TASK).fill(true));
 		// Each task has its own count.
-		expect(othersMayRead(memory, 'video_c', slots)).toBe(true);
+		expect(othersMayRead(memory, 'video_c', slots, T0)).toBe(true);
 	});
 
 	it('always when every other task is known final (the callback may be the last to come)', () => {
 		const memory = fresh();
-		for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots);
-		expect(othersMayRead(memory, 'video_b', slots)).toBe(false);
+		for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots, T0);
+		expect(othersMayRead(memory, 'video_b', slots, T0)).toBe(false);
 		// A slot with an error has no task: it is never waited for.
 		known(memory, 'video_a', 'video_c');
-		expect([othersMayRead(memory, 'video_b', slots), othersMayRead(memory, 'video_b', slots)]).toEqual([
+		expect([othersMayRead(memory, 'video_b', slots, T0), othersMayRead(memory, 'video_b', slots, T0)]).toEqual([
 			true,
 			true,
 		]);
 	});
 
+	it.each([
+		[OTHERS_READ_AGAIN_MS - 1, false],
+		[OTHERS_READ_AGAIN_MS, true],
+		[10 * 60_000, true],
+	])(
+		"again %i ms after the last such read (the package's own post must be able to confirm): %s",
+		(later, allowed) => {
+			const memory = fresh();
+			for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots, T0);
+			expect(othersMayRead(memory, 'video_b', slots, T0 + later)).toBe(allowed);
+			// Once allowed, a fresh share of reads: the bound holds again from there.
+			if (allowed) {
+				expect(othersMayRead(memory, 'video_b', slots, T0 + later)).toBe(true);
+				expect(othersMayRead(memory, 'video_b', slots, T0 + later)).toBe(false);
+			}
+		},
+	);
+
 	it("again after the task's own final callback was answered 503 (it may never come back)", () => {
 		const memory = fresh();
-		for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots);
-		expect(othersMayRead(memory, 'video_b', slots)).toBe(false);
+		for (let n = 0; n < OTHERS_READS_PER_TASK; n++) othersMayRead(memory, 'video_b', slots, T0);
+		expect(othersMayRead(memory, 'video_b', slots, T0)).toBe(false);
 		ownCallbackFailed(memory, 'video_b');
-		expect(othersMayRead(memory, 'video_b', slots)).toBe(true);
+		expect(othersMayRead(memory, 'video_b', slots, T0)).toBe(true);
 	});
 });
 
@@ -431,7 +450,7 @@ describe('answerFinal: one final callback by the rules, on a fake clock', () => 
 	it('its own read failing: 503, and the other tasks may read it again', async () => {
 		const clock = new FakeClock(T0);
 		const memory = new CallbackMemory().of('e|n|1', T0);
-		memory.othersReads.set('a', OTHERS_READS_PER_TASK);
+		memory.othersReads.set('a', { count: OTHERS_READS_PER_TASK, at: T0 });
 		const gw = gatewayOf(clock, { a: 0 }, { a: 'HTTP 502' });
 		expect(await call(memory, 'a', ['a'], gw, clock)).toEqual({
 			status: 503,

@@ -43,9 +43,9 @@ export interface WaitMemory {
 	readonly underWay: Set<object>;
 	/**
 	 * Reads of a task not known final made by the other tasks' callbacks (`othersMayRead`), by task
-	 * id; cleared when the task's own final callback is answered 503.
+	 * id: how many, and when the last; cleared when the task's own final callback is answered 503.
 	 */
-	readonly othersReads: Map<string, number>;
+	readonly othersReads: Map<string, { count: number; at: number }>;
 	/** The callback resuming the execution: since when, and when it handed its items to n8n. */
 	claim?: { since: number; handedOver?: number };
 	readonly createdAt: number;

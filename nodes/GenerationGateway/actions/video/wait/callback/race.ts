@@ -88,22 +88,32 @@ export async function readAfter(
 
 /** Reads of one task by the other tasks' callbacks, per process, before only the last unknown one reads it. */
 export const OTHERS_READS_PER_TASK = 2;
+/** After this long without such a read the bound starts again: a late callback or the package's own post may read. */
+export const OTHERS_READ_AGAIN_MS = 30_000;
 
 /**
  * Whether a final callback that confirmed its own task may read `taskId`,
  * another task not known final, and counts the read if so: at most
  * `OTHERS_READS_PER_TASK` reads, then only by a callback that finds every
  * other task known final (it may be the last to come, if this task's own
- * final callback was lost). Otherwise the task's own final callback finishes
- * the wait; `ownCallbackFailed` lifts the bound when that one is answered 5xx.
+ * final callback was lost) or comes `OTHERS_READ_AGAIN_MS` after the last
+ * one (a burst is bounded; a process whose share is spent never stays
+ * unable to confirm). Otherwise the task's own final callback finishes the
+ * wait; `ownCallbackFailed` lifts the bound when that one is answered 5xx.
  */
-export function othersMayRead(memory: WaitMemory, taskId: string, slots: readonly unknown[]): boolean {
-	const reads = memory.othersReads.get(taskId) ?? 0;
+export function othersMayRead(
+	memory: WaitMemory,
+	taskId: string,
+	slots: readonly unknown[],
+	now: number,
+): boolean {
+	const last = memory.othersReads.get(taskId);
+	const reads = last && now - last.at < OTHERS_READ_AGAIN_MS ? last.count : 0;
 	const lastUnknown = slots.every(
 		(slot) => typeof slot !== 'string' || slot === taskId || memory.finals.has(slot),
 	);
 	if (reads >= OTHERS_READS_PER_TASK && !lastUnknown) return false;
-	memory.othersReads.set(taskId, reads + 1);
+	memory.othersReads.set(taskId, { count: reads + 1, at: now });
 	return true;
 }
 
@@ -200,7 +210,7 @@ export async function answerFinal(
 			const unknown = slot !== taskId && !memory.finals.has(slot);
 			if (unknown && memory.underWay.size > 1)
 				return waiting(`task ${slot} is not known final yet; another callback of this execution checks it`);
-			if (unknown && !othersMayRead(memory, slot, slots))
+			if (unknown && !othersMayRead(memory, slot, slots, clock.now()))
 				return waiting(`task ${slot} is not known final yet; its own final callback finishes the wait`);
 			let record: IDataObject;
 			try {
