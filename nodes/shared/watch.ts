@@ -4,6 +4,9 @@ import type { Limiter } from './concurrency';
 import { createLimiter } from './concurrency';
 import type { Clock } from './time';
 import { systemClock } from './time';
+import type { Unreachable } from './ownAddress';
+import { noteReachability, unreachableCause } from './ownAddress';
+import { printableUrl } from './urls';
 import { isTerminalStatus } from './videoTask';
 
 /**
@@ -129,6 +132,8 @@ export interface PostAnswer {
 	/** 0: no answer (refused connection, timeout). */
 	status: number;
 	body: unknown;
+	/** Why there was no answer. */
+	unreachable?: Unreachable;
 }
 
 /**
@@ -148,8 +153,8 @@ async function postNews(ctx: IExecuteFunctions, url: string, record: IDataObject
 			disableFollowRedirect: true,
 		})) as { statusCode?: number; body?: unknown };
 		return { status: Number(response.statusCode ?? 0), body: response.body };
-	} catch {
-		return { status: 0, body: undefined };
+	} catch (error) {
+		return { status: 0, body: undefined, unreachable: unreachableCause(error) };
 	}
 }
 
@@ -163,13 +168,14 @@ export async function postToN8n(
 	ctx: IExecuteFunctions,
 	url: string,
 	record: IDataObject,
-	judge: (answer: PostAnswer) => DeliveryVerdict = deliveryVerdict,
+	{ judge = deliveryVerdict, now }: { judge?: (answer: PostAnswer) => DeliveryVerdict; now: number },
 ): Promise<DeliveryVerdict> {
 	const answer = await postNews(ctx, url, record);
 	const verdict = judge(answer);
-	const said = answer.status ? `HTTP ${answer.status}` : 'no answer';
+	noteReachability(ctx.logger, url, answer.unreachable, now);
+	const said = answer.status ? `HTTP ${answer.status}` : `no answer: ${answer.unreachable?.said}`;
 	ctx.logger.info(
-		`Generation Gateway: video task ${String(record.id)} is ${String(record.status)} and its callback did not come through here: posted it to ${url.replace(/\?.*$/, '')} (${said}${verdict === 'again' ? ', to be posted again' : ''})`,
+		`Generation Gateway: video task ${String(record.id)} is ${String(record.status)} and its callback did not come through here: posted it to ${printableUrl(url)} (${said}${verdict === 'again' ? ', to be posted again' : ''})`,
 	);
 	return verdict;
 }

@@ -176,7 +176,7 @@ describe('hint: Create and Wait polled because the resume URL is not https', () 
 		expect(hints[0]).toEqual({
 			type: 'warning',
 			location: 'outputPane',
-			message: `Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (http://localhost:5678/webhook-waiting/${result.executionId}): set N8N_WEBHOOK_URL (older n8n such as 2.0 and 1.123: WEBHOOK_URL) to n8n's public https address so that the execution waits for the callback without holding a worker.`,
+			message: `Create and Wait polled the gateway instead of waiting for its callback, because n8n's resume URL is not https (http://localhost:5678/webhook-waiting/${result.executionId}?…): set N8N_WEBHOOK_URL (older n8n such as 2.0 and 1.123: WEBHOOK_URL) to n8n's public https address so that the execution waits for the callback without holding a worker.`,
 		});
 	});
 

@@ -362,7 +362,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		const [item] = result.output(NODE);
 		expect(item.json.waitInfo).toMatchObject({ mode: 'polling', polls: 1 });
 		expect(String((item.json.waitInfo as { fallback: string }).fallback)).toMatch(
-			/^n8n's resume URL is not https \(http:\/\/localhost:5678\/webhook-waiting\/harness-\d+\)/,
+			/^n8n's resume URL is not https \(http:\/\/localhost:5678\/webhook-waiting\/harness-\d+\?…\)/,
 		);
 		expect(sim.requestsTo('/v1/videos', 'POST').at(-1)!.body as object).not.toHaveProperty('callback_url');
 	});

@@ -170,7 +170,7 @@ describe('Create and Wait by callback: the final callback does not get through',
 		const done = await n8n.finished(waiting.executionId, LONG.timeoutMs);
 		expect(done.status).toBe('success');
 		const mine = n8n.deliveries.filter((d) => d.executionId === waiting.executionId);
-		const finals = mine.filter((d) => isFinal((d.request as IDataObject).status));
+		const finals = mine.filter((d) => isFinal((d.request as IDataObject | null)?.status));
 		expect(finals.length).toBeGreaterThanOrEqual(4);
 		expect(mine.reduce((sum, d) => sum + d.credentialLoads, 0)).toBe(1);
 	});

@@ -41,6 +41,11 @@ export const refusedItemsHint = (refused: number, items: number) =>
 		`${refused} of ${items} ${items === 1 ? 'item' : 'items'} ${refused === 1 ? 'was' : 'were'} refused before sending (nothing was sent or charged for ${refused === 1 ? 'it' : 'them'}): each such item's error field names the value to fix, so fix it and run ${refused === 1 ? 'that item' : 'those items'} again.`,
 	);
 
+export const ownNewsOffHint = (address: string, said: string, fix: string) =>
+	hint(
+		`This n8n process cannot reach n8n's own address (${address}): ${said}. The wait goes on by the gateway's callbacks alone: should one not get through, its execution goes on at the Wait Timeout without the videos (each item names its task). To have the package bring the news itself, ${fix}.`,
+	);
+
 /** Older n8n versions lack the method. */
 export function addHints(ctx: IExecuteFunctions, ...hints: NodeExecutionHint[]): void {
 	if (hints.length && typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints(...hints);

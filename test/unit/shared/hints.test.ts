@@ -62,7 +62,7 @@ describe('hints', () => {
 
 describe('shownResumeUrl: the resume URL without its signature', () => {
 	it.each([
-		['http://localhost:5678/webhook-waiting/7?signature=abc', 'http://localhost:5678/webhook-waiting/7'],
+		['http://localhost:5678/webhook-waiting/7?signature=abc', 'http://localhost:5678/webhook-waiting/7?…'],
 		['http://n8n.local/webhook-waiting/7', 'http://n8n.local/webhook-waiting/7'],
 		['', 'none'],
 		[undefined, 'none'],

@@ -39,7 +39,7 @@ function watchForTrigger(
 		known: () => undefined,
 		delivered: () => startedDeliveries.startedFor(taskId),
 		read: async (id) => (await readTask(ctx, id, { itemIndex, attempts: 1 })).record,
-		deliver: async ([record]) => await postToN8n(ctx, triggerUrl, record),
+		deliver: async ([record]) => await postToN8n(ctx, triggerUrl, record, { now: systemClock.now() }),
 		log: watchLog(ctx),
 	});
 }

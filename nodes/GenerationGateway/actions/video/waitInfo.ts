@@ -4,7 +4,14 @@ import type { Clock } from '../../../shared/time';
 export type WaitInfo =
 	| { mode: 'polling'; polls: number; waitedSeconds: number; reason?: string; fallback?: string }
 	| { mode: 'callback'; polls: 0; waitedSeconds: number; reason: string }
-	| { mode: 'callback'; state: 'waiting' | 'timed out'; waitTill: string; reason: string };
+	| {
+			mode: 'callback';
+			state: 'waiting' | 'timed out';
+			waitTill: string;
+			reason: string;
+			/** Set when this n8n process cannot reach its own address: why, and what to set. */
+			ownNewsOff?: string;
+	  };
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
@@ -29,6 +36,17 @@ export function calledBackInfo(startedAt: number, reason: string, clock: Clock):
 }
 
 /** A callback wait under way (the items output as it waits), or the items n8n hands on at its deadline. */
-export function waitingInfo(state: 'waiting' | 'timed out', deadline: Date, reason: string): WaitInfo {
-	return { mode: 'callback', state, waitTill: deadline.toISOString(), reason };
+export function waitingInfo(
+	state: 'waiting' | 'timed out',
+	deadline: Date,
+	reason: string,
+	ownNewsOff?: string,
+): WaitInfo {
+	return {
+		mode: 'callback',
+		state,
+		waitTill: deadline.toISOString(),
+		reason,
+		...(ownNewsOff ? { ownNewsOff } : {}),
+	};
 }

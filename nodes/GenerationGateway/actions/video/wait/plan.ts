@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { NO_CUSTOM_DATA, executionCustomDataOf } from '../../../../shared/n8nFeatures';
+import { printableUrl } from '../../../../shared/urls';
 import { addHints, customDataFullHint, noCustomDataHint, pollingFallbackHint } from '../../hints';
 import type { RunInfo } from '../../types';
 import { AUTO_CALLBACK_MAX_TASKS } from '../options';
@@ -69,7 +70,7 @@ export function decideWaitMode({ setting, resumeUrl, tasks, room, asTool = false
 
 /** The resume URL as a message shows it: without its query (the signature that lets anyone resume). */
 export function shownResumeUrl(resumeUrl: unknown): string {
-	return typeof resumeUrl === 'string' && resumeUrl ? resumeUrl.replace(/\?.*$/, '') : 'none';
+	return typeof resumeUrl === 'string' && resumeUrl ? printableUrl(resumeUrl) : 'none';
 }
 
 /** The longest task id the task list is sized for before the creates (the gateway's ids are shorter). */

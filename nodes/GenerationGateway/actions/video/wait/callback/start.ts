@@ -9,7 +9,10 @@ import { systemClock } from '../../../../../shared/time';
 import type { DeliveryVerdict, PostAnswer } from '../../../../../shared/watch';
 import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
 import { isTerminalStatus, readTask } from '../../../../../shared/videoTask';
+import { ownAddressUnreachable } from '../../../../../shared/ownAddress';
+import { printableUrl } from '../../../../../shared/urls';
 import { readRequestSettings } from '../../../descriptions';
+import { addHints, ownNewsOffHint } from '../../../hints';
 import { errorJson } from '../../../itemErrors';
 import type { ItemResult } from '../../../types';
 import { readWaitDeadlineMs } from '../../options';
@@ -118,10 +121,14 @@ export async function settleByCallback(
 
 	const timeoutMs = readWaitDeadlineMs(ctx, 0);
 	const deadline = new Date(startedAt + timeoutMs);
-	leaveForTimeout(ctx, results, deadline, timeoutMs, reason);
+	const unreachable = await ownAddressUnreachable(ctx, callbackUrl, clock);
+	const ownNewsOff = unreachable && `${unreachable.said}; ${unreachable.fix}`;
+	if (unreachable)
+		addHints(ctx, ownNewsOffHint(printableUrl(callbackUrl), unreachable.said, unreachable.fix));
+	leaveForTimeout(ctx, results, { deadline, timeoutMs, reason, ownNewsOff });
 	await ctx.putExecutionToWait(deadline);
 	watchWait(ctx, { state, memory, callbackUrl, deadline, clock });
-	const waitInfo = waitingInfo('waiting', deadline, reason);
+	const waitInfo = waitingInfo('waiting', deadline, reason, ownNewsOff);
 	return results.map((result, item) => ({
 		output: [
 			{
@@ -142,12 +149,15 @@ export async function settleByCallback(
 function leaveForTimeout(
 	ctx: IExecuteFunctions,
 	results: ItemResult[],
-	deadline: Date,
-	timeoutMs: number,
-	reason: string,
+	{
+		deadline,
+		timeoutMs,
+		reason,
+		ownNewsOff,
+	}: { deadline: Date; timeoutMs: number; reason: string; ownNewsOff?: string },
 ): void {
 	const input = ctx.getInputData();
-	const waitInfo = waitingInfo('timed out', deadline, reason);
+	const waitInfo = waitingInfo('timed out', deadline, reason, ownNewsOff);
 	for (const [item, result] of results.entries()) {
 		const kept = input[item];
 		if (!kept) continue;
@@ -203,7 +213,11 @@ function watchWait(
 			read: async (taskId) =>
 				(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1, clock })).record,
 			onFinal: (record) => rememberFinals(memory, [record]),
-			deliver: async (records) => await postToN8n(ctx, callbackUrl, records[records.length - 1], resumeVerdict),
+			deliver: async (records) =>
+				await postToN8n(ctx, callbackUrl, records[records.length - 1], {
+					judge: resumeVerdict,
+					now: clock.now(),
+				}),
 			log: watchLog(ctx),
 		},
 		clock,

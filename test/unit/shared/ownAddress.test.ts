@@ -1,0 +1,147 @@
+/** Whether n8n can reach its own address, and what n8n's log and the wait say when it cannot (nodes/shared/ownAddress.ts). */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { UnreachableCause } from '../../../nodes/shared/ownAddress';
+import {
+	VERDICT_FRESH_MS,
+	forgetReachability,
+	noteReachability,
+	ownAddressUnreachable,
+	unreachableCause,
+} from '../../../nodes/shared/ownAddress';
+import { FakeClock } from './fakeClock';
+
+const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+/** n8n wraps the client's error; the code is on its cause. */
+const wrapped = (inner: Error) => Object.assign(new Error('Request failed'), { cause: inner });
+
+describe('unreachableCause: what a failed post to n8n says of the set-up', () => {
+	it.each<[string, unknown, UnreachableCause, RegExp]>([
+		[
+			'a self-signed certificate',
+			coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'),
+			'certificate',
+			/NODE_EXTRA_CA_CERTS/,
+		],
+		[
+			'a private CA not given to Node',
+			wrapped(coded('unable to verify', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE')),
+			'certificate',
+			/NODE_EXTRA_CA_CERTS/,
+		],
+		[
+			'a certificate for another name',
+			coded('Hostname/IP does not match', 'ERR_TLS_CERT_ALTNAME_INVALID'),
+			'certificate',
+			/certificate authority/,
+		],
+		[
+			'a name that does not resolve in the container',
+			coded('getaddrinfo ENOTFOUND n8n.example.com', 'ENOTFOUND'),
+			'name',
+			/extra_hosts/,
+		],
+		['a name lookup that fails for now', coded('getaddrinfo EAI_AGAIN n8n', 'EAI_AGAIN'), 'name', /resolve/],
+		[
+			'nothing listening',
+			wrapped(coded('connect ECONNREFUSED 127.0.0.1:443', 'ECONNREFUSED')),
+			'refused',
+			/N8N_WEBHOOK_URL/,
+		],
+		['no route', coded('connect EHOSTUNREACH', 'EHOSTUNREACH'), 'refused', /reach the proxy/],
+		[
+			"n8n's SSRF rules",
+			Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), {
+				name: 'SsrfBlockedIpError',
+			}),
+			'ssrf',
+			/N8N_SSRF_ALLOWED_HOSTNAMES/,
+		],
+		['no answer in time', coded('timeout of 60000ms exceeded', 'ECONNABORTED'), 'timeout', /firewall/],
+		['anything else', new Error('socket hang up'), 'other', /answered/],
+	])('%s: %s', (_what, error, cause, fix) => {
+		const found = unreachableCause(error);
+		expect(found.cause).toBe(cause);
+		expect(found.fix).toMatch(fix);
+		expect(found.said.length).toBeGreaterThan(0);
+	});
+});
+
+function fakeLogger() {
+	const lines: Array<[string, string]> = [];
+	const log = (level: string) => (message: string) => lines.push([level, message]);
+	return {
+		lines,
+		logger: { warn: log('warn'), info: log('info'), error: log('error'), debug: log('debug') },
+	};
+}
+
+describe("noteReachability: n8n's log says why, once per cause and process", () => {
+	beforeEach(() => forgetReachability());
+
+	it('warns the first time a cause is seen, never again for it; another cause warns once too', () => {
+		const { lines, logger } = fakeLogger();
+		const url = 'https://n8n.example.com/webhook-waiting/7/video-wait?signature=secret';
+		const cert = unreachableCause(coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'));
+		for (let post = 0; post < 5; post++) noteReachability(logger as never, url, cert, post);
+		noteReachability(logger as never, url, undefined, 10);
+		const name = unreachableCause(coded('getaddrinfo ENOTFOUND', 'ENOTFOUND'));
+		noteReachability(logger as never, url, name, 11);
+		noteReachability(logger as never, url, name, 12);
+		expect(lines.map(([level]) => level)).toEqual(['warn', 'warn']);
+		expect(lines[0][1]).toMatch(
+			/cannot reach n8n's own address https:\/\/n8n\.example\.com\/webhook-waiting\/7\/video-wait\?…: self-signed certificate/,
+		);
+		expect(lines[0][1]).toMatch(/NODE_EXTRA_CA_CERTS/);
+		// The address's token is never logged.
+		expect(lines.join(' ')).not.toContain('secret');
+	});
+});
+
+describe('ownAddressUnreachable: one probe per origin, its verdict kept for a while', () => {
+	beforeEach(() => forgetReachability());
+
+	function probingContext(answer: () => Promise<unknown>) {
+		const { lines, logger } = fakeLogger();
+		const posts: string[] = [];
+		const ctx = {
+			logger,
+			helpers: {
+				httpRequest: async (options: { url: string }) => {
+					posts.push(options.url);
+					return await answer();
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { ctx, posts, lines };
+	}
+
+	it('any HTTP answer (409 while the execution runs) is reached; waits beginning together share one probe', async () => {
+		const clock = new FakeClock();
+		const { ctx, posts, lines } = probingContext(async () => ({ statusCode: 409 }));
+		const url = 'https://n8n.example.com/webhook-waiting/1/video-wait';
+		const verdicts = await Promise.all(
+			[1, 2, 3].map(async () => await ownAddressUnreachable(ctx, url, clock)),
+		);
+		expect(verdicts).toEqual([undefined, undefined, undefined]);
+		expect(posts).toHaveLength(1);
+		expect(lines).toEqual([]);
+	});
+
+	it('an unreachable address: the verdict for every wait until it is old, then one probe more', async () => {
+		const clock = new FakeClock();
+		const { ctx, posts, lines } = probingContext(async () => {
+			throw coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT');
+		});
+		const url = (id: number) => `https://n8n.example.com/webhook-waiting/${id}/video-wait`;
+		expect((await ownAddressUnreachable(ctx, url(1), clock))?.cause).toBe('certificate');
+		clock.time += VERDICT_FRESH_MS - 1;
+		expect((await ownAddressUnreachable(ctx, url(2), clock))?.cause).toBe('certificate');
+		expect(posts).toHaveLength(1);
+		clock.time += 1;
+		expect((await ownAddressUnreachable(ctx, url(3), clock))?.cause).toBe('certificate');
+		expect(posts).toHaveLength(2);
+		// Logged once for the process.
+		expect(lines.filter(([level]) => level === 'warn')).toHaveLength(1);
+	});
+});
