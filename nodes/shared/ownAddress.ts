@@ -128,6 +128,23 @@ export async function ownAddressUnreachable(
 	return await probe;
 }
 
+/**
+ * Whether `url` is an address of this n8n: under its webhook base URL (the
+ * REST API's address without its last segment: n8n builds both from
+ * N8N_WEBHOOK_URL / WEBHOOK_URL). The package posts nothing anywhere else.
+ */
+export function isOwnWebhookAddress(ctx: IExecuteFunctions, url: string): boolean {
+	let base: URL;
+	let address: URL;
+	try {
+		base = new URL('.', ctx.getRestApiUrl().replace(/\/+$/, ''));
+		address = new URL(url);
+	} catch {
+		return false;
+	}
+	return address.origin === base.origin && address.pathname.startsWith(base.pathname);
+}
+
 /** Forgets every verdict and warning (tests). */
 export function forgetReachability(): void {
 	warned.clear();

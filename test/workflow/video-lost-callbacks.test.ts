@@ -199,9 +199,15 @@ describe('Video → Create with the trigger as its callback address: the final c
 		return { receiver, started, answers, url: `${receiver.url}/webhook/hook-1/video-task?secret=${SECRET}` };
 	}
 
-	async function create(prompt: string, callbackUrl: string): Promise<string> {
+	/** `n8nUrl`: this n8n's own address (its webhook URL); the trigger's by default. */
+	async function create(
+		prompt: string,
+		callbackUrl: string,
+		n8nUrl = new URL(callbackUrl).origin,
+	): Promise<string> {
 		const run = await runWorkflow(createWithCallback(prompt, callbackUrl), {
 			credentials: sim.credentials(),
+			instanceBaseUrl: n8nUrl,
 		});
 		expect(run.status).toBe('success');
 		return String(run.output('Create')[0].json.id);
@@ -252,6 +258,22 @@ describe('Video → Create with the trigger as its callback address: the final c
 			expect(trigger.answers).toHaveLength(gatewayPosts.length);
 			// The trigger's confirmation only: the package's watch saw the start before its first read.
 			expect(reads(id)).toBe(1);
+		} finally {
+			await trigger.receiver.stop();
+		}
+	});
+
+	it("a trigger's address on another n8n is not watched: the package posts only under this n8n's webhook URL", async () => {
+		loseFinalCallbacks();
+		const trigger = await startTrigger();
+		try {
+			const id = await create('waves [after:40000]', trigger.url, 'https://n8n.other.example');
+			await virtualSleep(10 * 60_000);
+			expect(trigger.started).toEqual([]);
+			// The gateway's early callbacks came; the final one was lost, and nobody posted it.
+			expect(trigger.answers.filter((a) => isFinal(a.body.status))).toEqual([]);
+			// Nobody read the task: no watch.
+			expect(reads(id)).toBe(0);
 		} finally {
 			await trigger.receiver.stop();
 		}

@@ -5,6 +5,7 @@ import type { UnreachableCause } from '../../../nodes/shared/ownAddress';
 import {
 	VERDICT_FRESH_MS,
 	forgetReachability,
+	isOwnWebhookAddress,
 	noteReachability,
 	ownAddressUnreachable,
 	unreachableCause,
@@ -143,5 +144,25 @@ describe('ownAddressUnreachable: one probe per origin, its verdict kept for a wh
 		expect(posts).toHaveLength(2);
 		// Logged once for the process.
 		expect(lines.filter(([level]) => level === 'warn')).toHaveLength(1);
+	});
+});
+
+describe("isOwnWebhookAddress: the package posts only under this n8n's webhook URL", () => {
+	const ctxAt = (restApiUrl: string) => ({ getRestApiUrl: () => restApiUrl }) as unknown as IExecuteFunctions;
+	it.each<[string, string, boolean]>([
+		['https://n8n.example.com/rest', 'https://n8n.example.com/webhook/abc/video-task?secret=s', true],
+		['https://n8n.example.com/rest/', 'https://n8n.example.com/webhook/abc/video-task?secret=s', true],
+		['https://example.com/n8n/rest', 'https://example.com/n8n/webhook/abc/video-task?secret=s', true],
+		['https://example.com/n8n/rest', 'https://example.com/other/webhook/abc/video-task?secret=s', false],
+		[
+			'https://n8n.example.com/rest',
+			'https://evil.example/n8n.example.com/webhook/abc/video-task?secret=s',
+			false,
+		],
+		['https://n8n.example.com/rest', 'https://n8n.example.com:8443/webhook/abc/video-task?secret=s', false],
+		['https://n8n.example.com/rest', 'http://n8n.example.com/webhook/abc/video-task?secret=s', false],
+		['not a url', 'https://n8n.example.com/webhook/abc/video-task?secret=s', false],
+	])('n8n at %s, address %s: %s', (rest, url, own) => {
+		expect(isOwnWebhookAddress(ctxAt(rest), url)).toBe(own);
 	});
 });

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { startedDeliveries } from '../../../shared/deliveries';
+import { isOwnWebhookAddress } from '../../../shared/ownAddress';
 import { MAX_WAIT_DEADLINE_MS } from '../../../shared/polling';
 import { systemClock } from '../../../shared/time';
 import { isTriggerAddress, readTask } from '../../../shared/videoTask';
@@ -15,15 +16,16 @@ import { VIDEO_CALLBACK_URL } from './wireNames';
 
 /**
  * Returns the task at once; never sent twice by the node. A task whose
- * callback address is a Generation Gateway Trigger's is watched from this
- * process (shared/watch.ts): should the gateway's final callback not start
+ * callback address is a Generation Gateway Trigger's on this n8n is watched
+ * from this process (shared/watch.ts): should the gateway's final callback not start
  * the trigger's workflow here, the package posts the task's record to it.
  */
 async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const body = await readVideoBody(this, itemIndex);
 	const created = await createTask(this, itemIndex, body, readRequestSettings(this, itemIndex).timeoutMs);
 	const callbackUrl = body[VIDEO_CALLBACK_URL];
-	if (isTriggerAddress(callbackUrl)) watchForTrigger(this, itemIndex, created.id, callbackUrl);
+	if (isTriggerAddress(callbackUrl) && isOwnWebhookAddress(this, callbackUrl))
+		watchForTrigger(this, itemIndex, created.id, callbackUrl);
 	return [{ json: created }];
 }
 
