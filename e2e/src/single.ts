@@ -1,8 +1,10 @@
 /**
  * The single part, also run by the compat part on each older n8n: every example workflow, Create
  * and Wait by callback with 3 items finishing together, final callbacks that do not get through
- * (lostCallbacks.ts), and a callback wait whose Wait Timeout passes first.
+ * (lostCallbacks.ts), a Wait node after a callback wait that a repeated callback must not resume
+ * (laterWait.ts), and a callback wait whose Wait Timeout passes first.
  */
+import { runLaterWait } from './laterWait';
 import { runLostCallbacks } from './lostCallbacks';
 import { exampleFiles, runCallbackTimeout, runCallbackWait, runExample, type Context } from './workflows';
 
@@ -33,6 +35,14 @@ export async function runSingle(ctx: Context, title: string): Promise<void> {
 			await runLostCallbacks(ctx);
 		} catch (error) {
 			checks.broke(`${label}: lost callbacks`, error);
+		}
+	});
+	checks.begin(`${title}: a Wait node after Create and Wait, and the gateway's final callback repeated`);
+	await checks.timed(`${label}: later wait`, async () => {
+		try {
+			await runLaterWait(ctx);
+		} catch (error) {
+			checks.broke(`${label}: later wait`, error);
 		}
 	});
 	checks.begin(`${title}: Create and Wait by callback whose Wait Timeout passes first`);

@@ -1,0 +1,101 @@
+/**
+ * A human approval after the video, in a real n8n: Create and Wait by callback, then n8n's Wait node
+ * (On Webhook Call, POST, no authentication). The video resumes its node; the gateway then sends its
+ * final callback once more to the address it was given, as an at-least-once sender does. That copy
+ * must resume nothing: the approval goes on only on its own call, with its own body.
+ */
+import { videoTasks } from '../../test/simulator/video/tasks';
+import { http } from './http';
+import { outputOf } from './n8n';
+import { sleep, waitFor } from './proc';
+import type { Context, Workflow } from './workflows';
+import { callbackWaitOf } from './workflows';
+
+const VIDEO_NODE = 'Create Videos and Wait';
+const APPROVAL = 'Approval';
+
+function withApproval(workflow: Workflow): Workflow {
+	return {
+		...workflow,
+		nodes: [
+			...workflow.nodes,
+			{
+				name: APPROVAL,
+				type: 'n8n-nodes-base.wait',
+				typeVersion: 1.1,
+				position: [900, 0],
+				parameters: { resume: 'webhook', httpMethod: 'POST', options: {} },
+				webhookId: `approval-${Date.now()}`,
+			},
+		],
+		connections: {
+			...workflow.connections,
+			[VIDEO_NODE]: { main: [[{ node: APPROVAL, type: 'main', index: 0 }]] },
+		},
+	} as Workflow;
+}
+
+export async function runLaterWait(ctx: Context): Promise<void> {
+	const { n8n, sim, checks } = ctx;
+	const name = 'later-wait: Create and Wait by callback, then a Wait node';
+	const prompt = `later-wait-${Date.now()} [after:2500]`;
+	const workflow = withApproval(
+		callbackWaitOf(ctx.credentials, 'Later wait: video then approval', [prompt], 5),
+	);
+	const created = await n8n.createWorkflow(workflow);
+	const executionId = await n8n.runManually(created.id, 'Start');
+	// The video resumed its node; the execution now waits at the approval.
+	const atApproval = await waitFor(
+		`execution ${executionId} to wait at the approval`,
+		async () => {
+			const record = await n8n.execution(executionId);
+			if (!['waiting', 'success', 'error', 'crashed', 'canceled'].includes(record.status)) return undefined;
+			if (record.status === 'waiting' && outputOf(record, VIDEO_NODE).length === 0) return undefined;
+			return record;
+		},
+		120_000,
+		500,
+	);
+	checks.equal(`${name}: the execution waits at the approval`, atApproval.status, 'waiting');
+	checks.equal(
+		`${name}: after the video node went on with its video`,
+		outputOf(atApproval, VIDEO_NODE)[0]?.json.status,
+		'completed',
+	);
+	const taskId = String(outputOf(atApproval, VIDEO_NODE)[0]?.json.id);
+	const task = videoTasks(sim).tasks.get(taskId);
+	const callbackUrl = String(task?.callbackUrl);
+	checks.ok(
+		`${name}: the task's callback address is the wait's own (…/video-wait)`,
+		new URL(callbackUrl).pathname.endsWith(`/webhook-waiting/${executionId}/video-wait`),
+		callbackUrl.replace(/\?.*$/, ''),
+	);
+
+	// The gateway's final callback, once more, to the address it was given.
+	const copy = await http(callbackUrl, { method: 'POST', body: { id: taskId, status: 'completed' } });
+	checks.equal(
+		`${name}: n8n answers the repeated final callback 404 (no wait of that path)`,
+		copy.status,
+		404,
+	);
+	await sleep(2_000);
+	const still = await n8n.execution(executionId);
+	checks.equal(`${name}: the approval still waits after the repeated callback`, still.status, 'waiting');
+	checks.equal(
+		`${name}: the approval has not run`,
+		(still.data.resultData.runData[APPROVAL] ?? []).filter((run) => run.data).length,
+		0,
+	);
+
+	// The approval's own call: the bare resume URL with its token.
+	const approvalUrl = callbackUrl.replace(/\/video-wait(?=\?|$)/, '');
+	const approved = await http(approvalUrl, { method: 'POST', body: { approved: true } });
+	checks.equal(`${name}: the approval's own call is taken`, approved.status, 200);
+	const done = await n8n.waitExecution(executionId, 60_000);
+	checks.equal(`${name}: the execution went on`, done.status, 'success');
+	checks.equal(
+		`${name}: the approval went on with its own call's body, not the gateway's record`,
+		(outputOf(done, APPROVAL)[0]?.json.body as { approved?: boolean } | undefined)?.approved,
+		true,
+	);
+}
