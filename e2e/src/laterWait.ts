@@ -50,7 +50,8 @@ export async function runLaterWait(ctx: Context): Promise<void> {
 		async () => {
 			const record = await n8n.execution(executionId);
 			if (!['waiting', 'success', 'error', 'crashed', 'canceled'].includes(record.status)) return undefined;
-			if (record.status === 'waiting' && outputOf(record, VIDEO_NODE).length === 0) return undefined;
+			// Waiting at the video node still: its items are the tasks as created.
+			if (record.status === 'waiting' && record.data.resultData.lastNodeExecuted !== APPROVAL) return undefined;
 			return record;
 		},
 		120_000,

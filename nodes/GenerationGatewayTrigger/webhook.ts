@@ -46,9 +46,6 @@ async function judge(ctx: IWebhookFunctions, claim: CallbackClaim, statuses: str
 			? { status: 404, body: { error: `The gateway does not know task ${claim.id}` } }
 			: { status: 503, body: { error: `Could not confirm task ${claim.id} now` } };
 	}
-	if (confirmed.id !== claim.id) {
-		return { status: 404, body: { error: `The gateway does not confirm task ${claim.id}` } };
-	}
 	// A 200 would stop the sender's retries and the workflow would never start for this news.
 	if (final && !isTerminalStatus(confirmed.status)) {
 		return { status: 503, body: { error: notConfirmedYet(claim.id, claim.status, confirmed.status) } };

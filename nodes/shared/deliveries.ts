@@ -1,3 +1,5 @@
+import { BoundedMap } from './boundedMap';
+
 /**
  * The trigger deliveries this n8n process has started a workflow for, by
  * workflow, node, task and status: a repeated delivery starts nothing. Kept
@@ -8,10 +10,13 @@
  * news arrived.
  */
 export class StartedDeliveries {
-	private readonly keys = new Set<string>();
-	private readonly tasks = new Set<string>();
+	private readonly keys: BoundedMap<string, true>;
+	private readonly tasks: BoundedMap<string, true>;
 
-	constructor(private readonly max = 10_000) {}
+	constructor(max = 10_000) {
+		this.keys = new BoundedMap(max);
+		this.tasks = new BoundedMap(max);
+	}
 
 	get size(): number {
 		return this.keys.size;
@@ -23,8 +28,8 @@ export class StartedDeliveries {
 	 */
 	claim(key: string, finalTaskId?: string): boolean {
 		if (this.keys.has(key)) return false;
-		remember(this.keys, key, this.max);
-		if (finalTaskId !== undefined) remember(this.tasks, finalTaskId, this.max);
+		this.keys.set(key, true);
+		if (finalTaskId !== undefined) this.tasks.set(finalTaskId, true);
 		return true;
 	}
 
@@ -36,13 +41,6 @@ export class StartedDeliveries {
 	startedFor(taskId: string): boolean {
 		return this.tasks.has(taskId);
 	}
-}
-
-/** A set keeps the order its values were added in: past `max`, the oldest goes first. */
-function remember(values: Set<string>, value: string, max: number): void {
-	values.delete(value);
-	values.add(value);
-	if (values.size > max) values.delete(values.values().next().value!);
 }
 
 export const startedDeliveries = new StartedDeliveries();

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, Logger } from 'n8n-workflow';
 
+import { BoundedMap } from './boundedMap';
 import { isCertificateError, networkCodeOf } from './errors';
 import type { Clock } from './time';
 import { systemClock } from './time';
@@ -58,8 +59,7 @@ export function unreachableCause(error: unknown): Unreachable {
 /** Causes this process has logged, by cause: each once. */
 const warned = new Set<UnreachableCause>();
 /** The last verdict on each origin this process posted to, for the next wait's hint. */
-const lastVerdict = new Map<string, { at: number; unreachable?: Unreachable }>();
-const VERDICTS_KEPT = 64;
+const lastVerdict = new BoundedMap<string, { at: number; unreachable?: Unreachable }>(64);
 /** A verdict older than this is checked again before it is shown on a wait. */
 export const VERDICT_FRESH_MS = 10 * 60_000;
 const PROBE_TIMEOUT_MS = 10_000;
@@ -77,9 +77,7 @@ export function noteReachability(
 	now: number,
 ): void {
 	const origin = originOf(url) ?? url;
-	lastVerdict.delete(origin);
 	lastVerdict.set(origin, { at: now, unreachable });
-	if (lastVerdict.size > VERDICTS_KEPT) lastVerdict.delete(lastVerdict.keys().next().value!);
 	if (!unreachable || warned.has(unreachable.cause)) return;
 	warned.add(unreachable.cause);
 	logger.warn(unreachableLine(url, unreachable));

@@ -10,6 +10,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { StreamedBody } from './base64Payload';
+import { BoundedMap } from './boundedMap';
 import { credentialForPath } from './credentials';
 import {
 	describeGatewayError,
@@ -74,12 +75,11 @@ const heldByContext = new WeakMap<object, Map<string, Promise<HeldCredential>>>(
  * Webhook requests (callbacks) each get a new context: a credential loaded in
  * one is kept for the next ones of the same workflow, node and credential for
  * a minute, and requests arriving together share one load, since each load in
- * a webhook costs n8n a database read and more. A request that fails with a
- * kept credential loads it again: it may have changed.
+ * a webhook costs n8n a database read and more. A request the gateway refuses
+ * (401/403) with a kept credential loads it again: it may have changed.
  */
-const heldForWebhooks = new Map<string, { since: number; held: Promise<HeldCredential> }>();
+const heldForWebhooks = new BoundedMap<string, { since: number; held: Promise<HeldCredential> }>(256);
 const WEBHOOK_HOLD_MS = 60_000;
-const WEBHOOK_HOLD_MAX = 256;
 
 function webhookHoldKey(ctx: GatewayContext, credential: string): string | undefined {
 	if (!('getRequestObject' in ctx)) return undefined;
@@ -129,10 +129,8 @@ async function credentialFor(ctx: GatewayContext, credential: string, now: numbe
 		void held.then((loaded) => warnIfPlainHttp(ctx, loaded.baseUrl)).catch(() => undefined);
 		if (key !== undefined) {
 			const entry = { since: now, held };
-			heldForWebhooks.delete(key);
+			heldForWebhooks.dropWhere((kept) => now - kept.since >= WEBHOOK_HOLD_MS);
 			heldForWebhooks.set(key, entry);
-			if (heldForWebhooks.size > WEBHOOK_HOLD_MAX)
-				heldForWebhooks.delete(heldForWebhooks.keys().next().value!);
 			held.catch(() => {
 				if (heldForWebhooks.get(key) === entry) heldForWebhooks.delete(key);
 			});
@@ -143,11 +141,15 @@ async function credentialFor(ctx: GatewayContext, credential: string, now: numbe
 	return await held;
 }
 
-/** Forgets a credential that failed: the next request loads it again. */
-function forgetCredential(ctx: GatewayContext, credential: string): void {
-	heldByContext.get(ctx)?.delete(credential);
+/** Forgets the copy of a credential that was refused, not one loaded since: the next request loads it again. */
+async function forgetCredential(ctx: GatewayContext, credential: string, refused: HeldCredential): Promise<void> {
+	const isRefused = async (held: Promise<HeldCredential>) => (await held.catch(() => undefined)) === refused;
+	const perContext = heldByContext.get(ctx);
+	const mine = perContext?.get(credential);
+	if (mine && (await isRefused(mine)) && perContext?.get(credential) === mine) perContext.delete(credential);
 	const key = webhookHoldKey(ctx, credential);
-	if (key !== undefined) heldForWebhooks.delete(key);
+	const entry = key === undefined ? undefined : heldForWebhooks.get(key);
+	if (entry && (await isRefused(entry.held)) && heldForWebhooks.get(key!) === entry) heldForWebhooks.delete(key!);
 }
 
 /** A key sent over plain http to another machine can be read on the way: warn in the output pane. */
@@ -391,22 +393,20 @@ export async function gatewayRequest<T = unknown>(
 			networkError = error;
 		}
 
-		// A credential kept from another request, or for over a minute (a watch), failed: if it has
-		// changed since, a read is sent again with the new one, and so is a create the gateway
-		// refused (401/403: not processed).
-		const failed = !response || response.statusCode < 200 || response.statusCode >= 300;
+		// The gateway refused (401/403: not processed) a credential kept from another request, or for
+		// over a minute (a watch): if it has changed since, the request is sent again with the new one.
+		const refused = response?.statusCode === 401 || response?.statusCode === 403;
 		const keptLong = requestedAt - held.loadedAt >= WEBHOOK_HOLD_MS;
 		if (
-			failed &&
+			refused &&
 			held.loadedAt < requestedAt &&
 			(keptLong || webhookHoldKey(ctx, credential) !== undefined)
 		) {
 			const kept = held;
-			forgetCredential(ctx, credential);
+			await forgetCredential(ctx, credential, kept);
 			held = await credentialFor(ctx, credential, clock.now());
 			const changed = JSON.stringify(held.decrypted.data) !== JSON.stringify(kept.decrypted.data);
-			const refused = response?.statusCode === 401 || response?.statusCode === 403;
-			if (changed && (refused || request.kind === 'read')) {
+			if (changed) {
 				(response?.body as { destroy?: () => void } | undefined)?.destroy?.();
 				attempt--;
 				continue;

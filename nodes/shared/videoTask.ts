@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { ConfirmOptions } from './confirmWindow';
 import { RETRY_AFTER_SECONDS, confirmWithin } from './confirmWindow';
@@ -58,10 +59,19 @@ export async function readTask(
 		},
 		clock,
 	);
-	return {
-		record: response.body,
-		retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()),
-	};
+	// A record of another task would resume a wait, or start a workflow, with someone else's video.
+	const record = response.body;
+	if (record?.id !== taskId) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The gateway answered the read of video task ${taskId} with the record of ${JSON.stringify(record?.id ?? null)}`,
+			{
+				itemIndex,
+				description: 'The record was not used. Read the task again later, or ask the gateway operator.',
+			},
+		);
+	}
+	return { record, retryAfterMs: parseRetryAfter(retryAfterHeader(response.headers), clock.now()) };
 }
 
 /** The window's clock, schedule and cancel signal. */

@@ -578,4 +578,36 @@ describe('credentials in webhook requests (callbacks)', () => {
 		await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
 		expect(loads.count).toBe(2);
 	});
+
+	it.each([404, 429, 500])(
+		'a kept credential whose request fails with HTTP %i is not loaded again (only 401/403 say it may have changed)',
+		async (status) => {
+			const loads = { count: 0 };
+			const clock = new FakeClock(100_000_000 + status * 1_000_000);
+			await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+			clock.time += 1_000;
+			await expect(
+				gatewayRequest(webhookContext(loads, [status]).ctx, { ...READ_TASK, attempts: 1 }, clock),
+			).rejects.toThrow();
+			await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+			expect(loads.count).toBe(1);
+		},
+	);
+
+	it('a refused copy is dropped, not a newer copy another request loaded meanwhile', async () => {
+		const loads = { count: 0, token: 'old' };
+		const clock = new FakeClock(2_000_000_000);
+		// A long request (a watch) holds the old copy; a minute later another request loads the new one.
+		const holder = webhookContext(loads, [200, 401]);
+		await gatewayRequest(holder.ctx, READ_TASK, clock);
+		loads.token = 'new';
+		clock.time += 61_000;
+		await gatewayRequest(webhookContext(loads).ctx, READ_TASK, clock);
+		expect(loads.count).toBe(2);
+		// The holder is refused: it drops its own old copy and takes the kept new one, with no load.
+		clock.time += 1_000;
+		await gatewayRequest(holder.ctx, READ_TASK, clock);
+		expect(holder.sent).toEqual([{ token: 'old' }, { token: 'old' }, { token: 'new' }]);
+		expect(loads.count).toBe(2);
+	});
 });

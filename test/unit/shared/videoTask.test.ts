@@ -1,4 +1,6 @@
-import { isTriggerAddress, readCallbackBody, secretMatches } from '../../../nodes/shared/videoTask';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { isTriggerAddress, readCallbackBody, readTask, secretMatches } from '../../../nodes/shared/videoTask';
 
 describe('secretMatches', () => {
 	it.each([
@@ -47,5 +49,28 @@ describe('isTriggerAddress: a Video → Create whose callback goes to a Generati
 		[undefined, false],
 	])('%s: %s', (url, expected) => {
 		expect(isTriggerAddress(url)).toBe(expected);
+	});
+});
+
+describe('readTask: a record is used only for the task it was read for', () => {
+	const node = { name: 'Gateway', type: 'generationGateway' } as INode;
+	const contextAnswering = (body: unknown) =>
+		({
+			getNode: () => node,
+			getCredentials: async () => ({ baseUrl: 'https://gateway.test' }),
+			helpers: {
+				httpRequestWithAuthentication: async () => ({ statusCode: 200, headers: {}, body }),
+			},
+		}) as unknown as IExecuteFunctions;
+
+	it.each<[string, unknown, string | undefined]>([
+		['its own record', { id: 'video_1', status: 'completed' }, undefined],
+		['the record of another task', { id: 'video_2', status: 'completed' }, 'with the record of "video_2"'],
+		['a record without an id', { status: 'completed' }, 'with the record of null'],
+		['no record at all', null, 'with the record of null'],
+	])('%s', async (_what, body, refused) => {
+		const read = readTask(contextAnswering(body), 'video_1', { attempts: 1 });
+		if (refused === undefined) await expect(read).resolves.toMatchObject({ record: body });
+		else await expect(read).rejects.toThrow(`The gateway answered the read of video task video_1 ${refused}`);
 	});
 });

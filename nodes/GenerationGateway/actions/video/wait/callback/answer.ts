@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { BoundedMap } from '../../../../../shared/boundedMap';
 import { createLimiter } from '../../../../../shared/concurrency';
 import { DEFAULT_CONFIRM_SCHEDULE } from '../../../../../shared/confirmWindow';
 import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
@@ -62,8 +63,7 @@ export const CONFIRMATIONS_AT_ONCE = 16;
  * is written once, and a batch's callbacks arrive together, so callbacks that
  * come while it is read share that read. A read that fails is forgotten.
  */
-const storedStates = new Map<string, Promise<CallbackState>>();
-const STORED_STATES_KEPT = 16;
+const storedStates = new BoundedMap<string, Promise<CallbackState>>(16);
 
 async function readStoredState(ctx: IWebhookFunctions, fileId: string): Promise<CallbackState> {
 	const text = await ctx.helpers.binaryToString(await ctx.helpers.getBinaryStream(fileId));
@@ -84,7 +84,6 @@ async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<Callba
 		reading.catch(() => {
 			if (storedStates.get(fileId) === reading) storedStates.delete(fileId);
 		});
-		if (storedStates.size > STORED_STATES_KEPT) storedStates.delete(storedStates.keys().next().value!);
 	}
 	return await reading;
 }

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { BoundedMap } from '../../../../../shared/boundedMap';
 import type { Limiter } from '../../../../../shared/concurrency';
 import { MAX_WAIT_DEADLINE_MS } from '../../../../../shared/polling';
 import { isTerminalStatus } from '../../../../../shared/videoTask';
@@ -54,9 +55,11 @@ export interface WaitMemory {
 }
 
 export class CallbackMemory {
-	private readonly entries = new Map<string, WaitMemory>();
+	private readonly entries: BoundedMap<string, WaitMemory>;
 
-	constructor(private readonly maxEntries = MAX_ENTRIES) {}
+	constructor(maxEntries = MAX_ENTRIES) {
+		this.entries = new BoundedMap(maxEntries);
+	}
 
 	get size(): number {
 		return this.entries.size;
@@ -66,11 +69,7 @@ export class CallbackMemory {
 	of(key: string, now: number): WaitMemory {
 		const known = this.entries.get(key);
 		if (known) return known;
-		for (const [old, entry] of this.entries) {
-			if (now - entry.createdAt > ENTRY_LIFETIME_MS || this.entries.size >= this.maxEntries) {
-				this.entries.delete(old);
-			}
-		}
+		this.entries.dropWhere((entry) => now - entry.createdAt > ENTRY_LIFETIME_MS);
 		const created: WaitMemory = {
 			finals: new Map(),
 			reads: new Map(),

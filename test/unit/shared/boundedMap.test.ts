@@ -1,0 +1,27 @@
+/** What a process remembers between requests stays bounded (nodes/shared/boundedMap.ts). */
+import { BoundedMap } from '../../../nodes/shared/boundedMap';
+
+describe('BoundedMap', () => {
+	it('keeps at most max entries, dropping the oldest set', () => {
+		const map = new BoundedMap<string, number>(3);
+		for (const [index, key] of ['a', 'b', 'c', 'd', 'e'].entries()) map.set(key, index);
+		expect([...map.keys()]).toEqual(['c', 'd', 'e']);
+	});
+
+	it('setting a key again makes it the newest', () => {
+		const map = new BoundedMap<string, number>(3);
+		map.set('a', 1).set('b', 2).set('c', 3).set('a', 4).set('d', 5);
+		expect([...map.entries()]).toEqual([
+			['c', 3],
+			['a', 4],
+			['d', 5],
+		]);
+	});
+
+	it('dropWhere drops the entries that are over, keeps the rest in order', () => {
+		const map = new BoundedMap<string, number>(10);
+		for (const [index, key] of ['a', 'b', 'c', 'd'].entries()) map.set(key, index);
+		map.dropWhere((value) => value % 2 === 0);
+		expect([...map.keys()]).toEqual(['b', 'd']);
+	});
+});
