@@ -120,9 +120,42 @@ export async function watchTasks(
 	}
 }
 
-/** Starts a watch in the background of the process: the caller goes on and the watch ends by itself. */
-export function startWatch(watch: Watch, clock: Clock = systemClock): void {
-	void watchTasks(watch, clock);
+/** Watches one process keeps at once: each holds what its reads need until its deadline. */
+export const MAX_WATCHES = 2_000;
+
+export interface WatchCount {
+	active: number;
+	max: number;
+	/** The bound was logged since the count last fell below it. */
+	logged: boolean;
+}
+
+const processWatches: WatchCount = { active: 0, max: MAX_WATCHES, logged: false };
+
+/**
+ * Starts a watch in the background of the process: the caller goes on and the
+ * watch ends by itself. False, and a line in n8n's log the first time, when
+ * the process keeps `max` watches already: the news then comes from the
+ * gateway's callbacks alone.
+ */
+export function startWatch(
+	watch: Watch,
+	clock: Clock = systemClock,
+	count: WatchCount = processWatches,
+): boolean {
+	if (count.active >= count.max) {
+		if (!count.logged)
+			watch.log?.(
+				'warn',
+				`this n8n process watches ${count.max} video tasks' waits already, its most: further waits get the gateway's callbacks alone until some end`,
+			);
+		count.logged = true;
+		return false;
+	}
+	count.active++;
+	if (count.active < count.max) count.logged = false;
+	void watchTasks(watch, clock).finally(() => count.active--);
+	return true;
 }
 
 /** A delivery waits this long for n8n's answer: n8n drops a request whose sender hung up before it read the body. */

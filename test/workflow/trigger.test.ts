@@ -203,6 +203,7 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 	 * webhook, its reads trailing the callbacks by `lagMs`; the gateway calls again after a 5xx as
 	 * `second` says. Returns the workflow starts, reads per task and the answers to final callbacks.
 	 */
+	let lagRows = 0;
 	async function triggerLagRow(tasksCount: number, lagMs: number, second: SecondCallbacks) {
 		const own = await startSimulator();
 		const tasks = videoTasks(own);
@@ -210,8 +211,14 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 		tasks.secondCallbacks = second;
 		let staticData: IDataObject = {};
 		const started: IDataObject[] = [];
+		// A simulator of its own is a gateway of its own: a credential of its own, so no copy kept
+		// for another row's webhooks (read again only after a 401/403) is used here.
+		const workflow = triggerWorkflow();
+		workflow.nodes[0].credentials = {
+			generationGatewayBearerApi: { id: `lag-${++lagRows}`, name: 'Gateway' },
+		};
 		const receiver = await startHttpsReceiver(async ({ query, body }) => {
-			const answer = await callWebhook(triggerWorkflow(), TRIGGER, {
+			const answer = await callWebhook(workflow, TRIGGER, {
 				body,
 				query,
 				credentials: own.credentials(),
@@ -287,8 +294,10 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 		tasks.readLagMs = 2_000;
 		try {
 			const record = tasks.record(tasks.create({ model: 'vidA-2.5', prompt: 'twice [after:0]' }));
+			const workflow = triggerWorkflow();
+			workflow.nodes[0].credentials = { generationGatewayBearerApi: { id: 'twice', name: 'Gateway' } };
 			const call = () =>
-				callWebhook(triggerWorkflow(), TRIGGER, {
+				callWebhook(workflow, TRIGGER, {
 					body: record,
 					query: { secret: SECRET },
 					credentials: own.credentials(),

@@ -67,7 +67,11 @@ export interface LagFigures {
 const isFinal = (status: string) => ['completed', 'failed', 'cancelled', 'expired'].includes(status);
 
 /** Arms `fault` for the read of `path` numbered `atRead`, once the reads before it were made. */
-async function injectAtRead(sim: Simulator, path: string, { atRead, fault }: NonNullable<LagRow['readFault']>) {
+async function injectAtRead(
+	sim: Simulator,
+	path: string,
+	{ atRead, fault }: NonNullable<LagRow['readFault']>,
+) {
 	await until(() => sim.requestsTo(path, 'GET').length >= atRead - 1, `read ${atRead - 1} of ${path}`, {
 		timeoutMs: 20_000,
 		everyMs: 5,
@@ -87,11 +91,15 @@ export async function runLagRow(row: LagRow): Promise<LagFigures> {
 		// execution is saved as waiting (its callback would meet n8n's refusal, not the node).
 		const endAfter = row.endAfterMs ?? (row.tasks >= 100 ? 15_000 : 1_500);
 		const waiting = await runWorkflow(
-			videoCallbackWorkflow({
-				// Callback explicitly: Auto polls batches beyond AUTO_CALLBACK_MAX_TASKS.
-				waitOptions: { mode: 'callback', download: true },
-				requestOptions: { maxConcurrency: row.maxConcurrency ?? (row.tasks >= 100 ? 50 : 3) },
-			}),
+			videoCallbackWorkflow(
+				{
+					// Callback explicitly: Auto polls batches beyond AUTO_CALLBACK_MAX_TASKS.
+					waitOptions: { mode: 'callback', download: true },
+					requestOptions: { maxConcurrency: row.maxConcurrency ?? (row.tasks >= 100 ? 50 : 3) },
+				},
+				{},
+				`lag-${sim.url}`,
+			),
 			{
 				credentials: sim.credentials(),
 				input: promptItems(Array.from({ length: row.tasks }, (_, n) => `clip ${n} [after:${endAfter}]`)),
@@ -121,7 +129,8 @@ export async function runLagRow(row: LagRow): Promise<LagFigures> {
 		}
 		const answers = n8n.deliveries.filter(
 			(d) =>
-				d.executionId === waiting.executionId && isFinal(String((d.request as { status?: string }).status)),
+				d.executionId === waiting.executionId &&
+				isFinal(String((d.request as { status?: string } | null)?.status)),
 		);
 		const lastAnswerAt = Math.max(endedAt, ...answers.map((d) => d.endedAt));
 		return {

@@ -3,7 +3,15 @@ import type { WorkflowJson } from '../harness';
 
 export const VIDEO_NODE = 'Video';
 
-export function videoCallbackWorkflow(parameters: object = {}, settings: object = {}): WorkflowJson {
+/**
+ * `credentialId`: a test on a simulator of its own gives its own id (a gateway of its own), so no
+ * credential copy the package keeps for another test's webhooks is used.
+ */
+export function videoCallbackWorkflow(
+	parameters: object = {},
+	settings: object = {},
+	credentialId = '1',
+): WorkflowJson {
 	return {
 		name: 'video callback test',
 		nodes: [
@@ -30,7 +38,7 @@ export function videoCallbackWorkflow(parameters: object = {}, settings: object 
 					requestOptions: { maxConcurrency: 3 },
 					...parameters,
 				},
-				credentials: { generationGatewayBearerApi: { id: '1', name: 'Gateway' } },
+				credentials: { generationGatewayBearerApi: { id: credentialId, name: 'Gateway' } },
 				...settings,
 			},
 			{

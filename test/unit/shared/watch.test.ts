@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { createLimiter } from '../../../nodes/shared/concurrency';
 import type { DeliveryVerdict, Watch } from '../../../nodes/shared/watch';
-import { WATCH_SCHEDULE, deliveryVerdict, watchTasks } from '../../../nodes/shared/watch';
+import { WATCH_SCHEDULE, deliveryVerdict, startWatch, watchTasks } from '../../../nodes/shared/watch';
 import { FakeClock } from './fakeClock';
 
 const START = 1_000_000;
@@ -149,5 +149,34 @@ describe('deliveryVerdict', () => {
 		[504, 'again'],
 	])('HTTP %s: %s', (status, verdict) => {
 		expect(deliveryVerdict({ status, body: {} })).toBe(verdict);
+	});
+});
+
+describe('startWatch: a bound on the watches one process keeps', () => {
+	it('starts watches up to the bound, refuses the next with one log line, and starts again once one ended', async () => {
+		const clock = new FakeClock(START);
+		const lines: string[] = [];
+		const count = { active: 0, max: 3, logged: false };
+		let ended = false;
+		const watch = (id: string): Watch => ({
+			taskIds: [id],
+			until: START + 3_600_000,
+			known: () => undefined,
+			delivered: () => ended,
+			read: async () => ({ id, status: 'in_progress' }),
+			deliver: async () => 'done',
+			log: (_level, message) => lines.push(message),
+		});
+		const started = ['a', 'b', 'c', 'd', 'e'].map((id) => startWatch(watch(id), clock, count));
+		expect(started).toEqual([true, true, true, false, false]);
+		expect(count.active).toBe(3);
+		expect(lines).toEqual([expect.stringContaining("watches 3 video tasks' waits already, its most")]);
+		// The watches see their news delivered at their next look and end.
+		ended = true;
+		for (let turn = 0; turn < 10 && count.active > 0; turn++) await Promise.resolve();
+		await clock.sleep(0);
+		for (let turn = 0; turn < 50 && count.active > 0; turn++) await Promise.resolve();
+		expect(count.active).toBe(0);
+		expect(startWatch(watch('f'), clock, count)).toBe(true);
 	});
 });

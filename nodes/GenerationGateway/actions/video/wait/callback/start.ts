@@ -7,7 +7,7 @@ import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
 import type { Clock } from '../../../../../shared/time';
 import { systemClock } from '../../../../../shared/time';
 import type { DeliveryVerdict, PostAnswer } from '../../../../../shared/watch';
-import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
+import { MAX_WATCHES, deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
 import { isTerminalStatus, readTask } from '../../../../../shared/videoTask';
 import { ownAddressUnreachable } from '../../../../../shared/ownAddress';
 import { printableUrl } from '../../../../../shared/urls';
@@ -122,12 +122,16 @@ export async function settleByCallback(
 	const timeoutMs = readWaitDeadlineMs(ctx, 0);
 	const deadline = new Date(startedAt + timeoutMs);
 	const unreachable = await ownAddressUnreachable(ctx, callbackUrl, clock);
-	const ownNewsOff = unreachable && `${unreachable.said}; ${unreachable.fix}`;
+	const watched = watchWait(ctx, { state, memory, callbackUrl, deadline, clock });
+	const ownNewsOff = unreachable
+		? `${unreachable.said}; ${unreachable.fix}`
+		: watched
+			? undefined
+			: `this n8n process watches ${MAX_WATCHES} waits already, its most`;
 	if (unreachable)
 		addHints(ctx, ownNewsOffHint(printableUrl(callbackUrl), unreachable.said, unreachable.fix));
 	leaveForTimeout(ctx, results, { deadline, timeoutMs, reason, ownNewsOff });
 	await ctx.putExecutionToWait(deadline);
-	watchWait(ctx, { state, memory, callbackUrl, deadline, clock });
 	const waitInfo = waitingInfo('waiting', deadline, reason, ownNewsOff);
 	return results.map((result, item) => ({
 		output: [
@@ -191,7 +195,8 @@ export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
 /**
  * Keeps watching the tasks from this process (shared/watch.ts): when they are
  * final and no callback has resumed the execution here, the news is posted to
- * the wait's address, where answer.ts answers it as any callback.
+ * the wait's address, where answer.ts answers it as any callback. False when
+ * the process keeps its most watches already (startWatch).
  */
 function watchWait(
 	ctx: IExecuteFunctions,
@@ -202,9 +207,9 @@ function watchWait(
 		deadline,
 		clock,
 	}: { state: CallbackState; memory: WaitMemory; callbackUrl: string; deadline: Date; clock: Clock },
-): void {
+): boolean {
 	const taskIds = state.slots.filter((slot): slot is string => typeof slot === 'string');
-	startWatch(
+	return startWatch(
 		{
 			taskIds,
 			until: deadline.getTime(),
