@@ -11,8 +11,8 @@ import type { CallbackState } from './taskList';
  * callbacks (race.ts says what for), and the claim of its resume.
  */
 
-/** How long a claim holds while its callback reads and downloads, and after it handed items to n8n. */
-export const CLAIM_HOLD_MS = { building: 10 * 60_000, handedOver: 60_000 };
+/** How long a claim holds after its callback handed items to n8n (while it builds them, it holds). */
+export const CLAIM_HOLD_MS = { handedOver: 60_000 };
 
 /** Entries kept at most (the oldest go first); an entry also goes once its wait is surely over. */
 const MAX_ENTRIES = 1000;
@@ -103,7 +103,8 @@ export function tick(memory: WaitMemory): number {
 export function claimHolds(memory: WaitMemory, now: number): boolean {
 	const { claim } = memory;
 	if (!claim) return false;
-	if (claim.handedOver === undefined) return now - claim.since < CLAIM_HOLD_MS.building;
+	// Building ends in handOver or releaseClaim: its reads and downloads each have a deadline.
+	if (claim.handedOver === undefined) return true;
 	// A request that reaches webhook() found the execution still waiting: a minute after
 	// the items were handed over, n8n evidently did not resume with them.
 	return now - claim.handedOver < CLAIM_HOLD_MS.handedOver;
