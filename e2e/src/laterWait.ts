@@ -3,6 +3,10 @@
  * (On Webhook Call, POST, no authentication). The video resumes its node; the gateway then sends its
  * final callback once more to the address it was given, as an at-least-once sender does. That copy
  * must resume nothing: the approval goes on only on its own call, with its own body.
+ *
+ * In queue mode (`watchLog`: the log of the worker that started the wait) the worker never sees the
+ * webhook process resume the execution: its own watch posts once the tasks are final, and that one post
+ * (n8n's 404 at the wait's own address) must end its watch without resuming the approval.
  */
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from './http';
@@ -35,9 +39,12 @@ function withApproval(workflow: Workflow): Workflow {
 	} as Workflow;
 }
 
-export async function runLaterWait(ctx: Context): Promise<void> {
+/** After the resume: a read at 30 s, the 15 s head start, a post, and room for the retries a post would get. */
+const WATCH_DONE_MS = 110_000;
+
+export async function runLaterWait(ctx: Context, watchLog?: () => string): Promise<void> {
 	const { n8n, sim, checks } = ctx;
-	const name = 'later-wait: Create and Wait by callback, then a Wait node';
+	const name = `later-wait${watchLog ? ' (queue mode)' : ''}: Create and Wait by callback, then a Wait node`;
 	const prompt = `later-wait-${Date.now()} [after:2500]`;
 	const workflow = withApproval(
 		callbackWaitOf(ctx.credentials, 'Later wait: video then approval', [prompt], 5),
@@ -51,7 +58,8 @@ export async function runLaterWait(ctx: Context): Promise<void> {
 			const record = await n8n.execution(executionId);
 			if (!['waiting', 'success', 'error', 'crashed', 'canceled'].includes(record.status)) return undefined;
 			// Waiting at the video node still: its items are the tasks as created.
-			if (record.status === 'waiting' && record.data.resultData.lastNodeExecuted !== APPROVAL) return undefined;
+			if (record.status === 'waiting' && record.data.resultData.lastNodeExecuted !== APPROVAL)
+				return undefined;
 			return record;
 		},
 		120_000,
@@ -64,6 +72,9 @@ export async function runLaterWait(ctx: Context): Promise<void> {
 		'completed',
 	);
 	const taskId = String(outputOf(atApproval, VIDEO_NODE)[0]?.json.id);
+	// One run of the approval so far: the one that put it to wait.
+	const runsOfApproval = (record: typeof atApproval) =>
+		(record.data.resultData.runData[APPROVAL] ?? []).length;
 	const task = videoTasks(sim).tasks.get(taskId);
 	const callbackUrl = String(task?.callbackUrl);
 	checks.ok(
@@ -71,6 +82,27 @@ export async function runLaterWait(ctx: Context): Promise<void> {
 		new URL(callbackUrl).pathname.endsWith(`/webhook-waiting/${executionId}/video-wait`),
 		callbackUrl.replace(/\?.*$/, ''),
 	);
+
+	if (watchLog) {
+		// The worker's watch: its one post after the resume, answered 404, and nothing more.
+		await sleep(WATCH_DONE_MS);
+		const posts = watchLog()
+			.split('\n')
+			.filter((line) => line.includes(`video task ${taskId} is completed`) && line.includes('posted it to'));
+		checks.equal(`${name}: the worker's watch posted once after the resume`, posts.length, 1);
+		checks.ok(
+			`${name}: to the wait's own address, answered 404`,
+			/video-wait\?… \(HTTP 404\)/.test(posts[0] ?? ''),
+			posts,
+		);
+		const after = await n8n.execution(executionId);
+		checks.equal(`${name}: the approval still waits after the worker's post`, after.status, 'waiting');
+		checks.equal(
+			`${name}: the approval was not run by it`,
+			runsOfApproval(after),
+			runsOfApproval(atApproval),
+		);
+	}
 
 	// The gateway's final callback, once more, to the address it was given.
 	const copy = await http(callbackUrl, { method: 'POST', body: { id: taskId, status: 'completed' } });
@@ -83,9 +115,9 @@ export async function runLaterWait(ctx: Context): Promise<void> {
 	const still = await n8n.execution(executionId);
 	checks.equal(`${name}: the approval still waits after the repeated callback`, still.status, 'waiting');
 	checks.equal(
-		`${name}: the approval has not run`,
-		(still.data.resultData.runData[APPROVAL] ?? []).filter((run) => run.data).length,
-		0,
+		`${name}: the approval was not run again by it`,
+		runsOfApproval(still),
+		runsOfApproval(atApproval),
 	);
 
 	// The approval's own call: the bare resume URL with its token.

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { runCallbackScenarios } from './callbacks';
+import { runLaterWait } from './laterWait';
 import { waitFor } from './proc';
 import { startN8n, type PartInput } from './start';
 import { examplesDir, runCallbackWait, runExample } from './workflows';
@@ -85,6 +86,17 @@ export async function runQueue(input: PartInput): Promise<void> {
 			tasks.routeCallback = undefined;
 			tasks.callbackTimeoutMs = saved.timeout;
 			tasks.secondCallbacks = saved.second;
+		}
+		checks.begin(
+			'queue mode: a Wait node after Create and Wait by callback, callbacks through two webhook processes',
+		);
+		tasks.routeCallback = ctx.balancer();
+		try {
+			await runLaterWait(ctx, () => worker.proc!.log());
+		} catch (error) {
+			checks.broke('later wait (queue mode)', error);
+		} finally {
+			tasks.routeCallback = undefined;
 		}
 		await webhook2.stop();
 		await runCallbackScenarios(ctx, { main, webhook, worker });

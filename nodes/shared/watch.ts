@@ -132,6 +132,11 @@ export interface WatchCount {
 
 const processWatches: WatchCount = { active: 0, max: MAX_WATCHES, logged: false };
 
+/** The watches this process keeps now. */
+export function watchCount(): number {
+	return processWatches.active;
+}
+
 /**
  * Starts a watch in the background of the process: the caller goes on and the
  * watch ends by itself. False, and a line in n8n's log the first time, when
