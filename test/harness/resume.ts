@@ -547,11 +547,15 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		super({ credentials, instanceBaseUrl: receiver.url });
 	}
 
-	static async start(credentials: CredentialsByType): Promise<WaitingWebhookServer> {
+	/** `untrusted`: n8n's own address shows a certificate n8n's Node does not trust (a private CA not given to it). */
+	static async start(
+		credentials: CredentialsByType,
+		{ untrusted = false }: { untrusted?: boolean } = {},
+	): Promise<WaitingWebhookServer> {
 		// Assigned once the receiver, whose handler refers to it, has started.
 		// eslint-disable-next-line prefer-const
 		let server: WaitingWebhookServer | undefined;
-		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request));
+		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request), { untrusted });
 		server = new WaitingWebhookServer(receiver, credentials);
 		return server;
 	}

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/node-usable-as-tool -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-require-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The node's execution hints, in real executions: n8n keeps them on the
  * node's task data (`runData[node][run].hints`), and the editor shows them
@@ -28,6 +28,15 @@ import {
 import type { RunResult, WorkflowJson } from '../harness';
 import { gatewayWorkflow, registerNodeType, runWorkflow, until } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../harness/node-types';
+
+/** The package as the harness loads it (dist/): what its process remembers of n8n's own address. */
+const { forgetReachability } = require(join(PACKAGE_ROOT, 'dist/nodes/shared/ownAddress.js')) as {
+	forgetReachability(): void;
+};
 import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -188,6 +197,45 @@ describe('hint: Create and Wait polled because the resume URL is not https', () 
 		});
 		expect(result.status).toBe('waiting');
 		expect(hintsOf(result, VIDEO_NODE)).toEqual([]);
+	});
+
+	it("n8n's own address out of its reach (a certificate its Node does not trust): a warning on the node, waitInfo.ownNewsOff on each item, one line in n8n's log", async () => {
+		const untrusted = await WaitingWebhookServer.start(sim.credentials(), { untrusted: true });
+		const logger = Container.get(Logger);
+		const warn = jest.spyOn(logger, 'warn');
+		forgetReachability();
+		try {
+			const run = async () =>
+				await runWorkflow(videoCallbackWorkflow(), {
+					credentials: sim.credentials(),
+					input: promptItems(['long [after:600000]', 'longer [after:600000]']),
+					instanceBaseUrl: untrusted.url,
+				});
+			const result = await run();
+			expect(result.status).toBe('waiting');
+			expect(hintsOf(result, VIDEO_NODE)).toEqual([
+				expect.objectContaining({
+					type: 'warning',
+					message: expect.stringMatching(
+						/^This n8n process cannot reach n8n's own address \(https:\/\/127\.0\.0\.1:\d+\/webhook-waiting\/harness-\d+\/video-wait\?…\): .*self-signed certificate.*NODE_EXTRA_CA_CERTS/,
+					),
+				}),
+			]);
+			for (const item of result.output(VIDEO_NODE))
+				expect(item.json.waitInfo).toMatchObject({
+					state: 'waiting',
+					ownNewsOff: expect.stringMatching(/DEPTH_ZERO_SELF_SIGNED_CERT.*NODE_EXTRA_CA_CERTS/),
+				});
+			// A second wait meanwhile says so too; n8n's log said it once.
+			expect(hintsOf(await run(), VIDEO_NODE)).toHaveLength(1);
+			const lines = warn.mock.calls.map(([message]) => String(message));
+			expect(lines.filter((line) => line.includes("cannot reach n8n's own address"))).toHaveLength(1);
+			expect(lines.join(' ')).not.toMatch(/signature=/);
+		} finally {
+			warn.mockRestore();
+			forgetReachability();
+			await untrusted.stop();
+		}
 	});
 
 	it('Polling mode (chosen): no hint', async () => {
