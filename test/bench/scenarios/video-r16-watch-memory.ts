@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-require-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * R16: the memory one n8n process keeps per waiting execution. 1,000
  * executions of Create and Wait by callback, one video each, left waiting
