@@ -117,8 +117,9 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		// harness's route once the execution went past the node). On a loaded machine some answers come
 		// after the sender's 15 s and count as unanswered there: that is the machine's speed (the bench's
 		// figure), not the node's behaviour.
+		// Which of them the sender still saw answered depends on the machine: the resume by one of them is
+		// what the row asserts (expectResumed), not a count of 200s.
 		expect(answered(f).filter((status) => /^5\d\d$/.test(status))).toEqual([]);
-		expect(f.finalAnswers['200']).toBeGreaterThan(0);
 		expect(f.secondCallbacks).toBe(0);
 	}, 300_000);
 
