@@ -239,7 +239,8 @@ async function waitingNow(ctx: Context, run: Run): Promise<void> {
  * this run's n8n (an earlier part's n8n may have had an execution with the same id).
  */
 async function tasksOf(sim: Simulator, run: Run): Promise<SimTask[]> {
-	const resume = new URL(`/webhook-waiting/${run.executionId}`, run.n8nUrl);
+	// Each wait's own address: the execution's resume URL with /video-wait.
+	const resume = new URL(`/webhook-waiting/${run.executionId}/video-wait`, run.n8nUrl);
 	return await waitFor(
 		`the ${ITEMS} tasks of execution ${run.executionId}`,
 		() => {
