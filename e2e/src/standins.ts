@@ -90,7 +90,7 @@ RUN mkdir -p /etc/postgresql-common/createcluster.d \\
  && rm -rf /var/lib/apt/lists/*
 `;
 
-/** The official postgres image's start: the cluster, user and database from POSTGRES_* on first start. */
+/** The official postgres image's start: the cluster, user and database (POSTGRES_DB, else the user's name) from POSTGRES_* on first start. */
 const POSTGRES_ENTRYPOINT = `#!/bin/sh
 set -e
 if [ "$1" = postgres ]; then
@@ -105,9 +105,10 @@ if [ "$1" = postgres ]; then
     as_postgres initdb -D "$PGDATA" -U "\${POSTGRES_USER:-postgres}" --pwfile="$pwfile" --auth-local=trust --auth-host=scram-sha-256
     rm -f "$pwfile"
     echo 'host all all all scram-sha-256' >> "$PGDATA/pg_hba.conf"
-    if [ -n "$POSTGRES_DB" ] && [ "$POSTGRES_DB" != "\${POSTGRES_USER:-postgres}" ]; then
+    database="\${POSTGRES_DB:-\${POSTGRES_USER:-postgres}}"
+    if [ "$database" != postgres ]; then
       as_postgres pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w start
-      as_postgres createdb -U "\${POSTGRES_USER:-postgres}" "$POSTGRES_DB"
+      as_postgres createdb -U "\${POSTGRES_USER:-postgres}" "$database"
       as_postgres pg_ctl -D "$PGDATA" -m fast -w stop
     fi
   fi
