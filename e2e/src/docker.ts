@@ -5,11 +5,13 @@
  * here (standins.ts); the Dockerfile and compose files run unchanged, from a copy of the folder with
  * `.env`, the packed package and a certificate put in, as the docs tell a user.
  *
- * Queue mode (docker-compose.queue.yml, two webhook processes): the package loads in main, the
- * worker and each webhook process; examples succeed on the worker; a callback wait resumes through
- * the proxy and the webhook processes; the trigger starts its workflow; a video larger than one
- * piece is kept in n8n's database. One instance (docker-compose.yml): the package loads, a callback
- * wait resumes, the video is kept in the filesystem; then the docs' upgrade and remove commands.
+ * One instance (docker-compose.yml): the package loads, a callback wait resumes through the proxy, a
+ * video larger than one piece is kept in the filesystem; the docs' move to queue mode keeping the key
+ * (export, down). Queue mode (docker-compose.queue.yml, two webhook processes) on that volume: the
+ * docs' import, examples on the worker with the moved credentials, the package in main and each webhook
+ * process, a callback wait resumed through the proxy by the webhook processes, the trigger, the big
+ * video in n8n's database, the docs' upgrade and removal through packages/. Last, on a new instance
+ * with no package in the image: the docs' npm route (install, upgrade, uninstall).
  *
  * The gateway simulator runs on the host; containers reach it through a forwarder on the default
  * bridge's address, and its callbacks reach n8n's public name through the proxy's port there. No
@@ -19,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { sampleMp4, videoTasks } from '../../test/simulator/video/tasks';
 import { DOCKER_ENV, docker, startDaemon } from './dockerd';
@@ -217,14 +219,7 @@ function addressOf(id: string): string {
 	return docker(['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', id]).trim();
 }
 
-interface Running {
-	p: Project;
-	ctx: Context;
-	/** The trigger example's production webhook path, once the example ran. */
-	triggerPath?: string;
-}
-
-/** Starts a compose file, logs in through the proxy, makes the credentials. */
+/** Starts a compose file and waits for it; then main through the proxy, signed in (an owner made on a new database). */
 async function up(
 	input: PartInput,
 	p: Project,
@@ -233,15 +228,16 @@ async function up(
 	services: string[],
 	base: string,
 	label: string,
-): Promise<Running> {
+): Promise<Context> {
 	const { checks, sim, cert, work } = input;
-	await checks.timed(`docker: ${file} up`, async () => p.compose(file, ['up', '-d', '--build', ...args]));
-	await checks.timed(`docker: ${file} healthy`, () => healthy(p, services));
+	await checks.timed(`docker: ${label}: ${file} up`, async () =>
+		p.compose(file, ['up', '-d', '--build', ...args]),
+	);
+	await checks.timed(`docker: ${label}: healthy`, () => healthy(p, services));
 	const n8n = new ProxiedN8n(base, { name: label, home: join(work, label), cert });
 	const ctx: Context = { n8n, sim, checks, credentials: {}, label };
 	await signedIn(ctx, base);
-	ctx.credentials = await createCredentials(n8n, sim);
-	return { p, ctx };
+	return ctx;
 }
 
 /** Saves the logs of every container of the project to e2e-output/logs/docker-<label>-<service>-<n>.log. */
@@ -251,71 +247,6 @@ function saveLogs(p: Project, label: string, services: string[]): void {
 		for (const [i, id] of p.containers(service).entries()) {
 			writeFileSync(join(outputDir, 'logs', `docker-${label}-${service}-${i + 1}.log`), p.logs(id));
 		}
-	}
-}
-
-async function queueMode(input: PartInput, p: Project, base: string): Promise<void> {
-	const { checks } = input;
-	const services = ['postgres', 'redis', 'n8n', 'n8n-worker', 'n8n-webhook', 'proxy'];
-	checks.begin(`docker: queue mode (${QUEUE_FILE}, two webhook processes)`);
-	try {
-		const { ctx } = await up(
-			input,
-			p,
-			QUEUE_FILE,
-			['--scale', 'n8n-webhook=2'],
-			services,
-			base,
-			'docker-queue',
-		);
-		const webhooks = p.containers('n8n-webhook');
-		const worker = p.containers('n8n-worker')[0];
-		const main = p.containers('n8n')[0];
-		checks.equal('two webhook processes run', webhooks.length, 2);
-		await checkToolVariant(ctx);
-		for (const example of ['image-scheduled-generation', 'video-trigger']) {
-			checks.begin(`docker: queue mode, examples/${example}.json`);
-			const record = await runExample(ctx, join(examplesDir, `${example}.json`));
-			if (record) {
-				const on = await waitFor(
-					'the worker log',
-					() => (ranOnWorker(p.logs(worker), record.id) ? true : undefined),
-					30_000,
-				).catch(() => false);
-				checks.ok(`${example}: execution ${record.id} ran on the worker (its log)`, on === true);
-			}
-		}
-		const trigger = loadWorkflow(join(examplesDir, 'video-trigger.json')).nodes.find(
-			(n) => n.type === TRIGGER_TYPE,
-		)!;
-		const triggerPath = `/webhook/${trigger.webhookId}/video-task`;
-		checks.begin('docker: queue mode, the package in every process');
-		for (const [name, id] of [['main', main], ...webhooks.map((w, i) => [`webhook process ${i + 1}`, w])]) {
-			checks.equal(
-				`${name}: the trigger refuses a call without its secret (the package is loaded there)`,
-				triggerAnswer(id, triggerPath),
-				'401',
-			);
-		}
-		checks.begin('docker: queue mode, Create and Wait by callback through the proxy, 3 items');
-		const before = upstreams(p, '/webhook-waiting/').length;
-		const record = await runCallbackWait(ctx, 3);
-		const seen = upstreams(p, '/webhook-waiting/').slice(before);
-		const addresses = webhooks.map(addressOf);
-		checks.ok(
-			`callback wait: the proxy sent every callback to a webhook process (${addresses.join(', ')})`,
-			seen.length > 0 && seen.every((a) => addresses.includes(a)),
-			seen,
-		);
-		checks.ok(
-			`callback wait: execution ${record.id} resumed on the worker (its log)`,
-			ranOnWorker(p.logs(worker), record.id),
-		);
-		checks.begin("docker: queue mode, a video of several pieces kept in n8n's database");
-		await bigVideo(ctx, 'database');
-	} finally {
-		saveLogs(p, 'queue', services);
-		await checks.timed(`docker: ${QUEUE_FILE} down`, async () => p.compose(QUEUE_FILE, ['down', '-v']));
 	}
 }
 
@@ -352,48 +283,220 @@ function repack(work: string, tarball: string, version: string): string {
 	return out;
 }
 
-async function oneInstance(input: PartInput, p: Project, base: string): Promise<void> {
-	const { checks, packed, work } = input;
+/** packages/ holding `tarball` alone, or nothing. */
+function packagesHold(p: Project, tarball?: string): void {
+	const packages = join(p.dir, 'packages');
+	for (const f of readdirSync(packages).filter((f) => f.endsWith('.tgz'))) rmSync(join(packages, f));
+	if (tarball) copyFileSync(tarball, join(packages, basename(tarball)));
+}
+
+const MOVE = '/home/node/.n8n/move';
+
+/**
+ * One instance on SQLite: the package loads, a callback wait resumes through the proxy, a big video is
+ * kept in the filesystem; then the docs' first steps of the move to queue mode (the key, the export)
+ * and `down`, which keeps the volume. Returns the credential ids, which the import keeps.
+ */
+async function oneInstance(input: PartInput, p: Project, base: string): Promise<Record<string, string>> {
+	const { checks, sim } = input;
 	const services = ['n8n', 'proxy'];
 	checks.begin(`docker: one instance (${ONE_FILE})`);
-	const n8n = () => p.containers('n8n')[0];
 	try {
-		const { ctx } = await up(input, p, ONE_FILE, [], services, base, 'docker-one');
+		const ctx = await up(input, p, ONE_FILE, [], services, base, 'docker-one');
+		ctx.credentials = await createCredentials(ctx.n8n, sim);
 		await checkToolVariant(ctx);
 		checks.begin('docker: one instance, Create and Wait by callback through the proxy, 2 items');
 		await runCallbackWait(ctx, 2);
 		checks.begin("docker: one instance, a video of several pieces kept in n8n's filesystem");
 		await bigVideo(ctx, 'filesystem-v2');
 
-		// The docs' upgrade: a new tarball in packages/ instead of the old one, then up -d --build.
-		checks.begin('docker: one instance, upgrading the package (docs/deployment.md)');
-		const upgraded = `${packed.version}-upgraded`;
-		const packages = join(p.dir, 'packages');
-		for (const f of readdirSync(packages).filter((f) => f.endsWith('.tgz'))) rmSync(join(packages, f));
-		copyFileSync(repack(work, packed.tarball, upgraded), join(packages, `${PACKAGE}-${upgraded}.tgz`));
-		await checks.timed('docker: upgrade (up -d --build)', async () =>
-			p.compose(ONE_FILE, ['up', '-d', '--build']),
+		checks.begin(
+			'docker: moving to queue mode on PostgreSQL, keeping the key (docs/deployment.md): the export',
 		);
-		await healthy(p, services);
-		checks.equal('after the upgrade: the package in the nodes folder', packageIn(n8n()), upgraded);
-		await signedIn(ctx, base);
-		await checkToolVariant(ctx);
+		const config = p.compose(ONE_FILE, ['exec', '-T', 'n8n', 'cat', '/home/node/.n8n/config']);
+		checks.ok(
+			"n8n's own config holds the key of .env",
+			config.includes(readFileSync(join(p.dir, '.env'), 'utf8').match(/^N8N_ENCRYPTION_KEY=(.*)$/m)![1]),
+		);
+		p.compose(ONE_FILE, ['exec', '-T', 'n8n', 'mkdir', '-p', MOVE]);
+		p.compose(ONE_FILE, [
+			'exec',
+			'-T',
+			'n8n',
+			'n8n',
+			'export:workflow',
+			'--all',
+			`--output=${MOVE}/workflows.json`,
+		]);
+		p.compose(ONE_FILE, [
+			'exec',
+			'-T',
+			'n8n',
+			'n8n',
+			'export:credentials',
+			'--all',
+			`--output=${MOVE}/credentials.json`,
+		]);
+		return ctx.credentials;
+	} finally {
+		saveLogs(p, 'one', services);
+		await checks.timed(`docker: ${ONE_FILE} down (the volume kept)`, async () =>
+			p.compose(ONE_FILE, ['down']),
+		);
+	}
+}
 
-		// The docs' remove: no tarball in packages/, then up -d --build.
-		checks.begin('docker: one instance, removing the package (docs/deployment.md)');
-		for (const f of readdirSync(packages).filter((f) => f.endsWith('.tgz'))) rmSync(join(packages, f));
-		await checks.timed('docker: remove (up -d --build)', async () =>
-			p.compose(ONE_FILE, ['up', '-d', '--build']),
+/** In every n8n container of queue mode: the package's version in the nodes folder. */
+function packageEverywhere(p: Project): string[] {
+	return ['n8n', 'n8n-worker', 'n8n-webhook'].flatMap((service) => p.containers(service).map(packageIn));
+}
+
+/**
+ * Queue mode with two webhook processes, on the volume the one instance left: the docs' import, then
+ * the moved credentials at work on the worker; the package in every process; a callback wait through
+ * the proxy and the webhook processes; the trigger; a big video in the database; the docs' upgrade and
+ * removal of the package through packages/.
+ */
+async function queueMode(
+	input: PartInput,
+	p: Project,
+	base: string,
+	moved: Record<string, string>,
+): Promise<void> {
+	const { checks, packed, work } = input;
+	const services = ['postgres', 'redis', 'n8n', 'n8n-worker', 'n8n-webhook', 'proxy'];
+	const scale = ['--scale', 'n8n-webhook=2'];
+	checks.begin(`docker: queue mode (${QUEUE_FILE}, two webhook processes)`);
+	try {
+		const ctx = await up(input, p, QUEUE_FILE, scale, services, base, 'docker-queue');
+		p.compose(QUEUE_FILE, [
+			'exec',
+			'-T',
+			'n8n',
+			'n8n',
+			'import:credentials',
+			`--input=${MOVE}/credentials.json`,
+		]);
+		p.compose(QUEUE_FILE, ['exec', '-T', 'n8n', 'n8n', 'import:workflow', `--input=${MOVE}/workflows.json`]);
+		ctx.credentials = moved;
+		const workflows = await ctx.n8n.rest<Array<{ id: string }>>('GET', '/workflows');
+		checks.ok(
+			'the move: the workflows of the one instance are in queue mode',
+			workflows.length >= 2,
+			workflows.length,
+		);
+		const webhooks = p.containers('n8n-webhook');
+		const worker = p.containers('n8n-worker')[0];
+		const main = p.containers('n8n')[0];
+		checks.equal('two webhook processes run', webhooks.length, 2);
+		await checkToolVariant(ctx);
+		for (const example of ['image-scheduled-generation', 'video-trigger']) {
+			checks.begin(`docker: queue mode, examples/${example}.json with the moved credentials`);
+			const record = await runExample(ctx, join(examplesDir, `${example}.json`));
+			if (record) {
+				const on = await waitFor(
+					'the worker log',
+					() => (ranOnWorker(p.logs(worker), record.id) ? true : undefined),
+					30_000,
+				).catch(() => false);
+				checks.ok(`${example}: execution ${record.id} ran on the worker (its log)`, on === true);
+			}
+		}
+		const trigger = loadWorkflow(join(examplesDir, 'video-trigger.json')).nodes.find(
+			(n) => n.type === TRIGGER_TYPE,
+		)!;
+		const triggerPath = `/webhook/${trigger.webhookId}/video-task`;
+		checks.begin('docker: queue mode, the package in every process');
+		for (const [name, id] of [['main', main], ...webhooks.map((w, i) => [`webhook process ${i + 1}`, w])]) {
+			checks.equal(
+				`${name}: the trigger refuses a call without its secret (the package is loaded there)`,
+				triggerAnswer(id, triggerPath),
+				'401',
+			);
+		}
+		// What the package does when it posts a callback's news itself: n8n's public address from inside,
+		// through extra_hosts to the proxy, its certificate trusted through NODE_EXTRA_CA_CERTS.
+		const publicUrl = readFileSync(join(p.dir, '.env'), 'utf8').match(/^PUBLIC_URL=(.*)$/m)![1];
+		for (const [name, id] of [
+			['main', main],
+			['the worker', worker],
+			['webhook process 1', webhooks[0]],
+		]) {
+			checks.equal(
+				`${name} reaches n8n's public address ${publicUrl} (extra_hosts, the private CA)`,
+				inContainer(
+					id,
+					`fetch('${publicUrl}healthz').then((r) => console.log(r.status), (e) => console.log('error ' + (e.cause?.code ?? e.message)))`,
+				),
+				'200',
+			);
+		}
+		checks.begin('docker: queue mode, Create and Wait by callback through the proxy, 3 items');
+		const before = upstreams(p, '/webhook-waiting/').length;
+		// Two processes take the callbacks and share no memory: each may download the videos (n8n resumes once).
+		const record = await runCallbackWait(ctx, 3, 2500, false, webhooks.length);
+		const seen = upstreams(p, '/webhook-waiting/').slice(before);
+		const addresses = webhooks.map(addressOf);
+		checks.ok(
+			`callback wait: the proxy sent every callback to a webhook process (${addresses.join(', ')})`,
+			seen.length > 0 && seen.every((a) => addresses.includes(a)),
+			seen,
+		);
+		checks.ok(
+			`callback wait: execution ${record.id} resumed on the worker (its log)`,
+			ranOnWorker(p.logs(worker), record.id),
+		);
+		checks.begin("docker: queue mode, a video of several pieces kept in n8n's database");
+		await bigVideo(ctx, 'database');
+
+		// The docs' upgrade: the new tarball in packages/ instead of the old one, the same up command.
+		checks.begin('docker: queue mode, upgrading the package through packages/ (docs/deployment.md)');
+		const upgraded = `${packed.version}-upgraded`;
+		packagesHold(p, repack(work, packed.tarball, upgraded));
+		await checks.timed('docker: upgrade (up -d --build)', async () =>
+			p.compose(QUEUE_FILE, ['up', '-d', '--build', ...scale]),
 		);
 		await healthy(p, services);
-		checks.equal('after the removal: the package is gone from the nodes folder', packageIn(n8n()), 'absent');
+		checks.equal(
+			'after the upgrade: the version in every n8n process',
+			packageEverywhere(p),
+			Array(4).fill(upgraded),
+		);
+		await signedIn(ctx, base);
+		checks.equal("after the upgrade: n8n lists the package's nodes", (await packageTypes(ctx)).length, 3);
+
+		// The docs' remove: no tarball in packages/, the same up command.
+		checks.begin('docker: queue mode, removing the package through packages/ (docs/deployment.md)');
+		packagesHold(p);
+		await checks.timed('docker: remove (up -d --build)', async () =>
+			p.compose(QUEUE_FILE, ['up', '-d', '--build', ...scale]),
+		);
+		await healthy(p, services);
+		checks.equal(
+			'after the removal: gone from every n8n process',
+			packageEverywhere(p),
+			Array(4).fill('absent'),
+		);
 		await signedIn(ctx, base);
 		checks.equal("after the removal: n8n lists none of the package's nodes", await packageTypes(ctx), []);
+	} finally {
+		saveLogs(p, 'queue', services);
+		await checks.timed(`docker: ${QUEUE_FILE} down -v`, async () => p.compose(QUEUE_FILE, ['down', '-v']));
+	}
+}
 
-		// The docs' other route: npm in the running container (the image now carries no package).
-		checks.begin(
-			'docker: one instance, npm in the running container: install, upgrade, remove (docs/deployment.md)',
-		);
+/** The docs' other route on n8n's image with no package in it: npm in the running container, each step then a restart. */
+async function npmRoute(input: PartInput, p: Project, base: string): Promise<void> {
+	const { checks, packed, work } = input;
+	const services = ['n8n', 'proxy'];
+	checks.begin(
+		'docker: one instance, npm in the running container: install, upgrade, remove (docs/deployment.md)',
+	);
+	packagesHold(p);
+	try {
+		const ctx = await up(input, p, ONE_FILE, [], services, base, 'docker-npm');
+		const n8n = () => p.containers('n8n')[0];
+		checks.equal('before: no package in the nodes folder', packageIn(n8n()), 'absent');
 		const restart = async (what: string) => {
 			await checks.timed(`docker: ${what} (restart n8n)`, async () =>
 				p.compose(ONE_FILE, ['restart', 'n8n']),
@@ -410,7 +513,7 @@ async function oneInstance(input: PartInput, p: Project, base: string): Promise<
 					'n8n',
 					'sh',
 					'-c',
-					'cat > /tmp/gg.tgz && mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes && npm install --omit=peer /tmp/gg.tgz',
+					'cat > /tmp/gg.tgz && mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes && npm install --legacy-peer-deps --no-audit --no-fund /tmp/gg.tgz',
 				],
 				readFileSync(tarball),
 			);
@@ -418,16 +521,24 @@ async function oneInstance(input: PartInput, p: Project, base: string): Promise<
 		await restart('npm install');
 		checks.equal('npm install: the package in the nodes folder', packageIn(n8n()), packed.version);
 		checks.equal("npm install: n8n lists the package's nodes", (await packageTypes(ctx)).length, 3);
-		npmInstall(join(work, `${PACKAGE}-${upgraded}.tgz`));
+		const upgraded = `${packed.version}-upgraded`;
+		npmInstall(repack(work, packed.tarball, upgraded));
 		await restart('npm upgrade');
 		checks.equal('npm upgrade: the package in the nodes folder', packageIn(n8n()), upgraded);
-		p.compose(ONE_FILE, ['exec', '-T', 'n8n', 'sh', '-c', `cd ~/.n8n/nodes && npm uninstall ${PACKAGE}`]);
+		p.compose(ONE_FILE, [
+			'exec',
+			'-T',
+			'n8n',
+			'sh',
+			'-c',
+			`cd ~/.n8n/nodes && npm uninstall --legacy-peer-deps --no-audit --no-fund ${PACKAGE}`,
+		]);
 		await restart('npm uninstall');
 		checks.equal('npm uninstall: the package is gone from the nodes folder', packageIn(n8n()), 'absent');
 		checks.equal("npm uninstall: n8n lists none of the package's nodes", await packageTypes(ctx), []);
 	} finally {
-		saveLogs(p, 'one', services);
-		await checks.timed(`docker: ${ONE_FILE} down`, async () => p.compose(ONE_FILE, ['down', '-v']));
+		saveLogs(p, 'npm', services);
+		await checks.timed(`docker: ${ONE_FILE} down -v`, async () => p.compose(ONE_FILE, ['down', '-v']));
 	}
 }
 
@@ -437,10 +548,14 @@ function confine(): () => void {
 		['-i', 'docker0', '!', '-o', 'docker0', '-j', 'REJECT'],
 		['-i', 'br-+', '!', '-o', 'br-+', '-j', 'REJECT'],
 	];
-	for (const rule of rules) run('iptables', ['-I', 'DOCKER-USER', ...rule]);
-	return () => {
-		for (const rule of rules) run('iptables', ['-D', 'DOCKER-USER', ...rule]);
+	// A run stopped by Ctrl-C leaves its rules: taken out first, so they are never there twice.
+	const drop = () => {
+		for (const rule of rules)
+			for (let i = 0; i < 10 && spawnSync('iptables', ['-D', 'DOCKER-USER', ...rule]).status === 0; i++);
 	};
+	drop();
+	for (const rule of rules) run('iptables', ['-I', 'DOCKER-USER', ...rule]);
+	return drop;
 }
 
 export async function runDocker(input: PartInput): Promise<void> {
@@ -492,15 +607,17 @@ export async function runDocker(input: PartInput): Promise<void> {
 		const p = project(dir);
 		// Whatever an earlier run that was cut short left behind.
 		for (const file of [QUEUE_FILE, ONE_FILE]) p.compose(file, ['down', '-v', '--remove-orphans']);
-		for (const [label, body] of [
-			['docker: queue mode', () => queueMode(input, p, base)],
-			['docker: one instance', () => oneInstance(input, p, base)],
-		] as const) {
-			try {
-				await checks.timed(label, body);
-			} catch (error) {
-				checks.broke(label, error);
-			}
+		// One instance, then the move to queue mode on its volume, then the npm route on a new instance.
+		try {
+			const moved = await checks.timed('docker: one instance', () => oneInstance(input, p, base));
+			await checks.timed('docker: queue mode', () => queueMode(input, p, base, moved));
+		} catch (error) {
+			checks.broke('docker: one instance and queue mode', error);
+		}
+		try {
+			await checks.timed('docker: npm route', () => npmRoute(input, p, base));
+		} catch (error) {
+			checks.broke('docker: npm route', error);
 		}
 	} finally {
 		tasks.routeCallback = undefined;
