@@ -624,6 +624,12 @@ export async function runDocker(input: PartInput): Promise<void> {
 		delete (sim as { url?: string }).url;
 		forwarder?.close();
 		release?.();
+		// Each `up --build` leaves the image it replaced without a name: removed, so that runs do not pile them up.
+		try {
+			if (daemon.ours) docker(['image', 'prune', '-f'], 300_000);
+		} catch (error) {
+			checks.broke('docker image prune', error);
+		}
 		await checks.timed('docker: stop dockerd', () => daemon.stop());
 	}
 }

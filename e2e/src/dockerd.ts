@@ -27,6 +27,8 @@ export function dockerOk(args: string[]): boolean {
 export interface Daemon {
 	/** The address containers reach the host at (`host-gateway`: the default bridge's). */
 	hostGateway: string;
+	/** Started here (not one that was running already). */
+	ours: boolean;
 	stop(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ function bridgeAddress(): string {
 
 /** The daemon on the default socket: the one already running, or Debian's dockerd started here. */
 export async function startDaemon(): Promise<Daemon> {
-	if (dockerOk(['info'])) return { hostGateway: bridgeAddress(), stop: async () => undefined };
+	if (dockerOk(['info'])) return { hostGateway: bridgeAddress(), ours: false, stop: async () => undefined };
 	// Containers reach nothing past the host (docker.ts): a name outside their networks must fail at once,
 	// not after the resolver's 10 s, which holds one of Node's four resolver threads in n8n meanwhile.
 	const proc: Proc = start(
@@ -60,5 +62,5 @@ export async function startDaemon(): Promise<Daemon> {
 		500,
 	);
 	// Containers still running are stopped by the daemon itself (10 s each, in parallel).
-	return { hostGateway: bridgeAddress(), stop: () => stop(proc, 60_000) };
+	return { hostGateway: bridgeAddress(), ours: true, stop: () => stop(proc, 60_000) };
 }
