@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares what the e2e suite needs, reusing whatever is already in place:
-#  - Debian packages chromium, redis-server, postgresql (installed only when missing;
-#    needs root and apt-get);
+#  - Debian packages chromium, redis-server, postgresql, and for the docker part docker.io,
+#    docker-compose and debootstrap (installed only when missing; needs root and apt-get);
 #  - the suite's tools in e2e/node_modules (playwright-core, verdaccio), from e2e/package-lock.json;
 #  - n8n itself: each pinned version in e2e/n8n/<version>/ (2.41.1, and the older ones the
 #    compatibility part runs), installed once into a cache outside the clone by e2e/n8n/install.sh.
@@ -14,6 +14,11 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v redis-server >/dev/null || missing+=(redis-server)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+if [ "$#" -eq 0 ] || [[ " $* " == *" docker "* ]]; then
+  command -v dockerd >/dev/null || missing+=(docker.io)
+  command -v docker-compose >/dev/null || missing+=(docker-compose)
+  command -v debootstrap >/dev/null || missing+=(debootstrap)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "e2e: installing Debian packages: ${missing[*]}" >&2
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then

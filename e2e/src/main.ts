@@ -27,6 +27,9 @@
  *             browser part takes them, copied into docs/images/ (pictures.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
  *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
+ *   docker    the repository's docker/ folder (Dockerfile, compose files for one
+ *             instance and queue mode, nginx) in containers of Debian's dockerd, on
+ *             stand-ins for n8n's, PostgreSQL's, Redis's and nginx's images (docker.ts)
  *
  * `./scripts/run e2e single browser` runs only the named parts. Everything
  * started is stopped at the end, also on failure. Results: e2e-output/.
@@ -38,13 +41,23 @@ import { join } from 'node:path';
 
 import { startSimulator } from '../../test/simulator';
 import { Checks } from './checks';
-import { repoRoot, type Certificate } from './n8n';
-import { installExitHandlers, outputDir, run, stopAll } from './proc';
+import { certificate, repoRoot } from './n8n';
+import { installExitHandlers, outputDir, stopAll } from './proc';
 import { runSingle } from './single';
 import { startN8n, type PartInput } from './start';
 import { checkToolVariant } from './workflows';
 
-const PARTS = ['single', 'browser', 'chat', 'registry', 'queue', 'compat', 'agents', 'dev'] as const;
+const PARTS = [
+	'single',
+	'browser',
+	'chat',
+	'registry',
+	'queue',
+	'compat',
+	'agents',
+	'dev',
+	'docker',
+] as const;
 /** Parts that run only when named: `pictures` writes into the checkout (docs/images/), `p15` and `p15-queue` are benches of 15 to 30 minutes. */
 const ON_REQUEST = ['pictures', 'p15', 'p15-queue', 'p16'] as const;
 type Part = (typeof PARTS)[number] | (typeof ON_REQUEST)[number];
@@ -71,30 +84,8 @@ const OWN_N8N: Array<[Part, string, () => Promise<(input: PartInput) => Promise<
 	],
 	['queue', 'queue mode', async () => (await import('./queue')).runQueue],
 	['dev', 'dev: ./scripts/run n8n', async () => (await import('./dev')).runDev],
+	['docker', 'docker: the docker/ folder in containers', async () => (await import('./docker')).runDocker],
 ];
-
-function certificate(dir: string): Certificate {
-	const key = join(dir, 'key.pem');
-	const cert = join(dir, 'cert.pem');
-	run('openssl', [
-		'req',
-		'-x509',
-		'-newkey',
-		'rsa:2048',
-		'-nodes',
-		'-days',
-		'2',
-		'-keyout',
-		key,
-		'-out',
-		cert,
-		'-subj',
-		'/CN=127.0.0.1',
-		'-addext',
-		'subjectAltName=IP:127.0.0.1,DNS:localhost',
-	]);
-	return { key, cert };
-}
 
 /** npm pack of the built package (what npm publish would upload). */
 function pack(dir: string): { tarball: string; version: string; files: string[] } {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort, http, restCall, signIn } from './http';
-import { start, stop, waitFor, type Proc } from './proc';
+import { run, start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
 export const repoRoot = join(e2eDir, '..');
@@ -83,6 +83,35 @@ export const LOCAL_N8N_SETTINGS: Readonly<Record<string, string>> = {
 export interface Certificate {
 	key: string;
 	cert: string;
+}
+
+/** A self-signed certificate for 127.0.0.1 and localhost, and `names` (DNS names or IP addresses), made in `dir`. */
+export function certificate(dir: string, names: string[] = []): Certificate {
+	const key = join(dir, 'key.pem');
+	const cert = join(dir, 'cert.pem');
+	const alt = [
+		'IP:127.0.0.1',
+		'DNS:localhost',
+		...names.map((n) => (/^[\d.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)),
+	];
+	run('openssl', [
+		'req',
+		'-x509',
+		'-newkey',
+		'rsa:2048',
+		'-nodes',
+		'-days',
+		'2',
+		'-keyout',
+		key,
+		'-out',
+		cert,
+		'-subj',
+		'/CN=127.0.0.1',
+		'-addext',
+		`subjectAltName=${alt.join(',')}`,
+	]);
+	return { key, cert };
 }
 
 export interface N8nOptions {

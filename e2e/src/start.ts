@@ -65,6 +65,11 @@ export interface PackagedN8n extends Context {
 	stop(): Promise<void>;
 }
 
+/** Whether a worker's log says it ran execution `id`. */
+export function ranOnWorker(log: string, id: string): boolean {
+	return new RegExp(`Worker (started|finished) execution ${id} \\(`).test(log);
+}
+
 /** Puts the packed package where n8n keeps installed community packages (<user folder>/.n8n/nodes). */
 function installPacked(home: string, packed: PartInput['packed']): void {
 	const nodes = join(home, '.n8n', 'nodes');
@@ -205,9 +210,7 @@ export async function startN8n(input: PartInput, options: StartOptions): Promise
 				if (activate) await main.activate(created.id, created.versionId);
 				return created;
 			},
-			onWorker: (id) =>
-				worker !== undefined &&
-				new RegExp(`Worker (started|finished) execution ${id} \\(`).test(worker.proc!.log()),
+			onWorker: (id) => worker !== undefined && ranOnWorker(worker.proc!.log(), id),
 			balancer: () => {
 				let turn = 0;
 				return (url) => {

@@ -573,7 +573,9 @@ const BESIDE = 300;
 function renamedWithoutCurrent(text: string): string[] {
 	return RENAMED_VARIABLES.flatMap(({ old, current }) =>
 		[...text.matchAll(new RegExp(`(?<![A-Z0-9_])${old}(?![A-Z0-9_])`, 'g'))]
-			.filter((m) => !text.slice(Math.max(0, m.index - BESIDE), m.index + old.length + BESIDE).includes(current))
+			.filter(
+				(m) => !text.slice(Math.max(0, m.index - BESIDE), m.index + old.length + BESIDE).includes(current),
+			)
 			.map((m) => `${old} without ${current} at line ${lineOf(text, m.index)}`),
 	);
 }
@@ -627,6 +629,196 @@ describe("n8n's variables are named as the newest supported n8n reads them", () 
 	});
 });
 
+// ---- the Docker files and the releases of n8n the docs name --------------------------------------
+
+const RELEASES = ['2.41', '2.0', '1.123'] as const;
+type Release = (typeof RELEASES)[number];
+const EVERY: Release[] = [...RELEASES];
+
+/**
+ * The n8n variables the docs and docker/ name, with the releases whose code reads them (read in n8n
+ * 2.41.1, 2.0.3 and 1.123.81 with @n8n/config and n8n-core). A variable a page names must be here.
+ */
+const N8N_VARIABLES: Record<string, Release[]> = {
+	N8N_HOST: EVERY,
+	N8N_WEBHOOK_URL: ['2.41'],
+	WEBHOOK_URL: EVERY,
+	N8N_EDITOR_BASE_URL: EVERY,
+	N8N_PROXY_HOPS: EVERY,
+	N8N_ENCRYPTION_KEY: EVERY,
+	N8N_USER_FOLDER: EVERY,
+	N8N_PAYLOAD_SIZE_MAX: EVERY,
+	N8N_COMMUNITY_PACKAGES_ENABLED: EVERY,
+	N8N_COMMUNITY_PACKAGES_REGISTRY: EVERY,
+	N8N_UNVERIFIED_PACKAGES_ENABLED: EVERY,
+	N8N_REINSTALL_MISSING_PACKAGES: EVERY,
+	N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: ['2.41'],
+	N8N_COMMUNITY_PACKAGES: ['2.41'],
+	// Named only to say it is gone.
+	N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: [],
+	N8N_EXPRESSION_ENGINE: ['2.41', '1.123'],
+	N8N_EXPRESSION_ENGINE_POOL_SIZE: ['2.41', '1.123'],
+	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: ['2.41'],
+	N8N_EXPRESSION_ENGINE_COMPILE_CACHE: ['2.41'],
+	N8N_SSRF_PROTECTION_ENABLED: ['2.41'],
+	N8N_SSRF_ALLOWED_HOSTNAMES: ['2.41'],
+	N8N_SSRF_ALLOWED_IP_RANGES: ['2.41'],
+	N8N_DEFAULT_BINARY_DATA_MODE: EVERY,
+	N8N_AVAILABLE_BINARY_DATA_MODES: ['1.123'],
+	N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: EVERY,
+	N8N_BINARY_DATA_STORAGE_PATH: EVERY,
+	N8N_STORAGE_PATH: ['2.41'],
+	N8N_DB_PING_TIMEOUT: ['2.41'],
+	DB_PING_TIMEOUT_MS: ['2.41'],
+	EXECUTIONS_MODE: EVERY,
+	OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: EVERY,
+	QUEUE_BULL_REDIS_HOST: EVERY,
+	QUEUE_HEALTH_CHECK_ACTIVE: EVERY,
+	DB_TYPE: EVERY,
+	DB_POSTGRESDB_HOST: EVERY,
+	DB_POSTGRESDB_DATABASE: EVERY,
+	DB_POSTGRESDB_USER: EVERY,
+	DB_POSTGRESDB_PASSWORD: EVERY,
+	DB_POSTGRESDB_POOL_SIZE: EVERY,
+};
+/** Variables that look like n8n's but are not: Node's, and the compose files' own (docker/.env.example). */
+const NOT_N8N = [
+	'NODE_EXTRA_CA_CERTS',
+	'N8N_VERSION',
+	'COMPOSE_PROJECT_NAME',
+	'PUBLIC_URL',
+	'PROXY_LISTEN',
+	'POSTGRES_PASSWORD',
+];
+const VARIABLE =
+	/\b(?:N8N_[A-Z0-9_]+|DB_[A-Z0-9_]+|QUEUE_[A-Z0-9_]+|EXECUTIONS_[A-Z0-9_]+|OFFLOAD_[A-Z0-9_]+|WEBHOOK_URL|NODE_[A-Z0-9_]+)\b/g;
+
+const DOCKER_FILES = readdirSync(join(root, 'docker'))
+	.filter((f) => f.startsWith('docker-compose') || f === '.env.example' || f === 'Dockerfile')
+	.map((f) => `docker/${f}`);
+const COMPOSE_FILES = DOCKER_FILES.filter((f) => f.endsWith('.yml'));
+
+/** The environment keys a compose file gives its n8n services (the ones built from the Dockerfile). */
+function n8nEnvironment(file: string): string[] {
+	const keys: string[] = [];
+	let inEnvironment = false;
+	let indent = 0;
+	for (const line of read(file).split('\n')) {
+		const m = /^(\s*)([A-Za-z0-9_<-]+):/.exec(line);
+		if (m && m[2] === 'environment') {
+			inEnvironment = true;
+			indent = m[1].length;
+			continue;
+		}
+		if (inEnvironment && m && m[1].length <= indent) inEnvironment = false;
+		if (inEnvironment && m && !line.trimStart().startsWith('#')) keys.push(m[2]);
+	}
+	return keys.filter((k) => !k.startsWith('POSTGRES_'));
+}
+
+/** The variables of n8n that the local e2e install of n8n 2.41.1 names in its code, if it is installed. */
+function namedByInstalledN8n(): Set<string> | undefined {
+	const modules = join(root, 'e2e', 'n8n', '2.41.1', 'node_modules');
+	const dirs = ['n8n/dist', '@n8n/config/dist', '@n8n/backend-common/dist', 'n8n-core/dist'].map((d) =>
+		join(modules, d),
+	);
+	if (!dirs.every((d) => existsSync(d))) return undefined;
+	const named = new Set<string>();
+	for (const dir of dirs) {
+		for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+			if (!file.endsWith('.js')) continue;
+			for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
+				/['"`]([A-Z][A-Z0-9_]+)['"`]|process\.env\.([A-Z][A-Z0-9_]+)/g,
+			))
+				named.add(m[1] ?? m[2]);
+		}
+	}
+	return named;
+}
+
+describe('the Docker files and the releases of n8n the docs name', () => {
+	it("every variable named is known: n8n reads it in a release listed here, or it is not n8n's", () => {
+		const unknown = [...USER_PAGES, ...DOCKER_FILES].flatMap((file) =>
+			[...read(file).matchAll(VARIABLE)]
+				.map((m) => m[0])
+				.filter((v) => !(v in N8N_VARIABLES) && !NOT_N8N.includes(v))
+				.map((v) => `${file}: ${v}`),
+		);
+		expect([...new Set(unknown)]).toEqual([]);
+	});
+
+	it('every variable a compose file gives n8n is read by n8n 2.41, the release the files are run on', () => {
+		const keys = COMPOSE_FILES.flatMap((file) => n8nEnvironment(file).map((key) => ({ file, key })));
+		expect(keys.length).toBeGreaterThan(10);
+		expect(
+			keys.filter(({ key }) => !NOT_N8N.includes(key) && !(N8N_VARIABLES[key] ?? []).includes('2.41')),
+		).toEqual([]);
+	});
+
+	it('the settings table of docs/deployment.md names, per release, variables that release reads', () => {
+		const lines = read('docs/deployment.md').split('\n');
+		const header = lines.findIndex((l) => /^\| what \| n8n 2\.41 \| n8n 2\.0 \| n8n 1\.123 \|/.test(l));
+		expect(header).toBeGreaterThan(0);
+		const wrong: string[] = [];
+		let rows = 0;
+		for (let i = header + 2; lines[i]?.startsWith('|'); i++) {
+			rows++;
+			const cells = lines[i].split('|').slice(2, 5);
+			let previous = '';
+			cells.forEach((cell, column) => {
+				const text = /^\s*the same\s*$/.test(cell) ? previous : cell;
+				previous = text;
+				for (const m of text.matchAll(VARIABLE)) {
+					const releases = N8N_VARIABLES[m[0]];
+					// A variable named to say a release lacks it ("no such setting") is not in the cell.
+					if (releases && !releases.includes(RELEASES[column]))
+						wrong.push(`line ${i + 1}: ${m[0]} in the n8n ${RELEASES[column]} column`);
+				}
+			});
+		}
+		expect(rows).toBeGreaterThanOrEqual(8);
+		expect(wrong).toEqual([]);
+	});
+
+	it('the variables given for n8n 2.41 are named in the code of the installed n8n 2.41.1 (when e2e/n8n/2.41.1 is installed)', () => {
+		const named = namedByInstalledN8n();
+		if (!named) return;
+		const missing = Object.entries(N8N_VARIABLES)
+			.filter(([, releases]) => releases.includes('2.41'))
+			.map(([name]) => name)
+			.filter((name) => !named.has(name));
+		expect(missing).toEqual([]);
+	});
+
+	it('every compose file sets the encryption key from .env, and refuses to start without it', () => {
+		for (const file of COMPOSE_FILES) {
+			expect({ file, key: /N8N_ENCRYPTION_KEY: \$\{N8N_ENCRYPTION_KEY:\?[^}]*\}/.test(read(file)) }).toEqual({
+				file,
+				key: true,
+			});
+		}
+	});
+
+	it('every variable a compose file takes from .env is in .env.example', () => {
+		const example = new Set([...read('docker/.env.example').matchAll(/^([A-Z0-9_]+)=/gm)].map((m) => m[1]));
+		const used = COMPOSE_FILES.flatMap((file) =>
+			[...read(file).matchAll(/\$\{([A-Z0-9_]+)/g)].map((m) => ({ file, name: m[1] })),
+		);
+		expect(used.length).toBeGreaterThan(5);
+		expect(used.filter(({ name }) => !example.has(name))).toEqual([]);
+	});
+
+	it('a page that says "activate" says "publish" beside it (n8n 2.x has no Active switch)', () => {
+		const loose = USER_PAGES.flatMap((page) => {
+			const text = normalise(read(page));
+			return [...text.matchAll(/\bactivat\w*/gi)]
+				.filter((m) => !/publish/i.test(text.slice(Math.max(0, m.index - BESIDE), m.index + BESIDE)))
+				.map((m) => `${page}: "${text.slice(Math.max(0, m.index - 40), m.index + 40)}"`);
+		});
+		expect(loose).toEqual([]);
+	});
+});
+
 /** The files the node makes: MIME type and extension, as the code names them. */
 const PRODUCED: Array<{ mimeType: string; extension: string }> = [
 	...Object.values(MEDIA_BY_FORMAT),
@@ -639,7 +831,10 @@ const MEDIA_EXTENSION =
 
 /** File names a page quotes: `image-1.png`, `<task id>.mp4`, `.jpg`, and "fileName" in JSON examples. */
 function quotedFileNames(text: string): Array<{ index: number; extension: string }> {
-	const patterns = [/`((?:<[^>`]*>|[^`\s])*)\.([A-Za-z0-9]{2,5})`/g, /"fileName":\s*"[^"]*\.([A-Za-z0-9]{2,5})"/g];
+	const patterns = [
+		/`((?:<[^>`]*>|[^`\s])*)\.([A-Za-z0-9]{2,5})`/g,
+		/"fileName":\s*"[^"]*\.([A-Za-z0-9]{2,5})"/g,
+	];
 	return patterns.flatMap((pattern) =>
 		[...text.matchAll(pattern)]
 			.map((m) => ({ index: m.index, extension: (m[2] ?? m[1]).toLowerCase() }))
@@ -686,8 +881,8 @@ describe('the file names the docs quote are the ones the node makes', () => {
 	});
 
 	it.each(USER_PAGES)('%s', (page) => {
-		expect(statements(read(page)).flatMap((s) => fileProblems(s).map((p) => `${p}: "${s.slice(0, 100)}"`))).toEqual(
-			[],
-		);
+		expect(
+			statements(read(page)).flatMap((s) => fileProblems(s).map((p) => `${p}: "${s.slice(0, 100)}"`)),
+		).toEqual([]);
 	});
 });
