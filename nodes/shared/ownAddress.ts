@@ -38,7 +38,7 @@ const FIX: Record<UnreachableCause, string> = {
 	other: 'check that a request from inside every n8n process to that address is answered',
 };
 
-/** What an error of a post to n8n's own address says of the set-up, or undefined for an HTTP answer. */
+/** What an error of a post to n8n's own address (no HTTP answer) says of the set-up. */
 export function unreachableCause(error: unknown): Unreachable {
 	const code = networkCodeOf(error);
 	const message = error instanceof Error ? error.message : String(error);
