@@ -557,9 +557,13 @@ export async function runCallbackWait(
 		// A final callback answered 5xx must be one that asks the gateway to call again: the node's 503
 		// with Retry-After (it could not confirm the task or read the task list), or n8n's own 503 when
 		// its database pool could not give it a connection in time under the burst (n8n 2.41: "Database
-		// is not ready!", seen on a loaded 2-core machine). A 500, or a 503 from anything else, is a
-		// defect. How many answers came after the sender's 10 s is the machine's and n8n's speed,
-		// noted above (bench P15).
+		// is not ready!", seen on a loaded 2-core machine). One 500 of n8n's is no defect either: n8n
+		// 2.41 reads an execution's status and its data in two queries, so a callback that reads them
+		// while another webhook process claims the execution sees "waiting" with the claimed data and
+		// fails on it ("reading 'inputOverride'") before the node runs; the execution is resumed by
+		// then, which the checks below prove (one execution, every item its video). A 500, or a 503
+		// from anything else, is a defect. How many answers came after the sender's 10 s is the
+		// machine's and n8n's speed, noted above (bench P15).
 		const failed = deliveries.filter(
 			(d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus ?? 0) >= 500,
 		);
@@ -568,10 +572,12 @@ export async function runCallbackWait(
 				? 'the node asks again (Retry-After)'
 				: d.httpStatus === 503 && /Database is not ready/i.test(d.answer ?? '')
 					? "n8n's database pool timed out"
-					: `other: ${d.httpStatus} ${(d.answer ?? '').slice(0, 80)}`;
+					: d.httpStatus === 500 && /reading 'inputOverride'/.test(d.answer ?? '')
+						? "n8n read the execution while another process resumed it"
+						: `other: ${d.httpStatus} ${(d.answer ?? '').slice(0, 80)}`;
 		if (failed.length) checks.note(`${name}: final callbacks answered 5xx: ${countEach(failed.map(whose))}`);
 		checks.equal(
-			`${name}: every final callback answered 5xx was asked to come again (the node's 503 + Retry-After, or n8n's database-not-ready 503)`,
+			`${name}: every final callback answered 5xx was asked to come again (the node's 503 + Retry-After, n8n's database-not-ready 503) or came while another process resumed the execution`,
 			failed.filter((d) => whose(d).startsWith('other')).map((d) => `${d.id}: ${whose(d)}`),
 			[],
 		);
