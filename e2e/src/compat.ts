@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 
 import { formScreenshot } from './browser';
+import { runDoubleResume } from './doubleResume';
 import { runChat } from './chat';
 import { olderVersions } from './n8n';
 import { runSingle } from './single';
@@ -53,6 +54,27 @@ async function runOn(version: string, input: PartInput): Promise<void> {
 		}
 	} catch (error) {
 		checks.broke(title, error);
+	} finally {
+		await ctx?.stop();
+	}
+	await runQueueOn(version, input);
+}
+
+/**
+ * Queue mode on the older release, two webhook processes, each final callback sent to both at once:
+ * n8n 2.x refuses a second resume, 1.123 cannot (no claim), and the second resumes are counted.
+ */
+async function runQueueOn(version: string, input: PartInput): Promise<void> {
+	const { checks } = input;
+	const label = `compat-${version}-queue`;
+	const claims = Number(version.split('.')[0]) >= 2;
+	checks.begin(`n8n ${version} in queue mode: each final callback to two webhook processes at once`);
+	let ctx: PackagedN8n | undefined;
+	try {
+		ctx = await startN8n(input, { name: label, version, queue: { webhooks: 2 } });
+		await checks.timed(`${label}: double callbacks`, async () => await runDoubleResume(ctx!, { claims }));
+	} catch (error) {
+		checks.broke(`${label}: double callbacks`, error);
 	} finally {
 		await ctx?.stop();
 	}

@@ -25,6 +25,9 @@
  *             one instant, each way of waiting and n8n's Wait node, in one n8n (e2e/bench/burst.ts)
  *   pictures  (only when named) the README's and docs' pictures, taken as the
  *             browser part takes them, copied into docs/images/ (pictures.ts)
+ *   own-address  an n8n whose Node does not trust its own certificate: a callback
+ *             wait says in n8n's log and on its items that the package's own news
+ *             is off, and still resumes by the gateway's callbacks (ownAddress.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
  *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
  *   docker    the repository's docker/ folder (Dockerfile, compose files for one
@@ -55,6 +58,7 @@ const PARTS = [
 	'queue',
 	'compat',
 	'agents',
+	'own-address',
 	'dev',
 	'docker',
 ] as const;
@@ -83,6 +87,11 @@ const OWN_N8N: Array<[Part, string, () => Promise<(input: PartInput) => Promise<
 		async () => (await import('../bench/p16')).runP16,
 	],
 	['queue', 'queue mode', async () => (await import('./queue')).runQueue],
+	[
+		'own-address',
+		'own-address: n8n unable to reach itself',
+		async () => (await import('./ownAddress')).runOwnAddress,
+	],
 	['dev', 'dev: ./scripts/run n8n', async () => (await import('./dev')).runDev],
 	['docker', 'docker: the docker/ folder in containers', async () => (await import('./docker')).runDocker],
 ];

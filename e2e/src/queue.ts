@@ -13,6 +13,7 @@ import { join } from 'node:path';
 
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { runCallbackScenarios } from './callbacks';
+import { runDoubleResume } from './doubleResume';
 import { runLaterWait } from './laterWait';
 import { waitFor } from './proc';
 import { startN8n, type PartInput } from './start';
@@ -97,6 +98,14 @@ export async function runQueue(input: PartInput): Promise<void> {
 			checks.broke('later wait (queue mode)', error);
 		} finally {
 			tasks.routeCallback = undefined;
+		}
+		checks.begin(
+			'queue mode: each final callback sent twice at once, a copy to each webhook process (n8n claims the execution)',
+		);
+		try {
+			await runDoubleResume(ctx, { claims: true });
+		} catch (error) {
+			checks.broke('double callbacks (queue mode)', error);
 		}
 		await webhook2.stop();
 		await runCallbackScenarios(ctx, { main, webhook, worker });

@@ -280,33 +280,35 @@ export class VideoTasks {
 				task.notified = next;
 				const record = this.record(task, next);
 				if (isTerminal(next)) task.finalSentAt ??= this.now();
-				for (let attempt = 1; this.callbacksEnabled; attempt++) {
-					const sentAt = this.now();
-					const delivery = {
-						...(await post(this.callbackUrl(task), record, this.callbackTimeoutMs)),
-						attempt,
-						sentAt,
-					};
-					this.deliveries.push(delivery);
-					if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) break;
-					const pause = this.nextAttemptIn(attempt, delivery);
-					if (pause === undefined) break;
-					await this.pause(pause);
-				}
+				await Promise.all(this.callbackUrls(task).map(async (url) => await this.deliver(url, record)));
 			}
 		} finally {
 			task.delivering = false;
 		}
 	}
 
+	/** One status change posted to one address, and again while the policy says so. */
+	private async deliver(url: string, record: Record<string, unknown>): Promise<void> {
+		for (let attempt = 1; this.callbacksEnabled; attempt++) {
+			const sentAt = this.now();
+			const delivery = { ...(await post(url, record, this.callbackTimeoutMs)), attempt, sentAt };
+			this.deliveries.push(delivery);
+			if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) return;
+			const pause = this.nextAttemptIn(attempt, delivery);
+			if (pause === undefined) return;
+			await this.pause(pause);
+		}
+	}
+
 	/**
 	 * Where a task's callbacks go: its callback address, unless `routeCallback` sends them elsewhere
-	 * (a load balancer in front of several n8n webhook processes, in the e2e suite's queue mode).
+	 * (a load balancer in front of several n8n webhook processes, in the e2e suite's queue mode), or
+	 * to several addresses at once (a gateway that sends each callback twice, a copy to each).
 	 */
-	routeCallback: ((url: string, task: SimTask) => string) | undefined;
+	routeCallback: ((url: string, task: SimTask) => string | string[]) | undefined;
 
-	private callbackUrl(task: SimTask): string {
-		return this.routeCallback ? this.routeCallback(task.callbackUrl!, task) : task.callbackUrl!;
+	private callbackUrls(task: SimTask): string[] {
+		return [this.routeCallback ? this.routeCallback(task.callbackUrl!, task) : task.callbackUrl!].flat();
 	}
 
 	/** Stops delivering callbacks (the simulator is stopping): no timer or request is left running. */
