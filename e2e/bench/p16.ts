@@ -14,6 +14,8 @@
  * - `trigger-create`: the same trigger, its `count` tasks created by the package: Webhook → Video →
  *   Create with the trigger's address as Callback URL, one execution per task.
  * - `webhook`: n8n's Webhook node → Report, active; the bench calls it `count` times at once.
+ * - `webhook-get`: for tasks created elsewhere, beside `trigger`: n8n's Webhook node as the tasks'
+ *   callback address → Video → Get (the task read, as the trigger confirms) → Report when final.
  * - `wait-restart`: as `wait`, but the process that started the waits (the instance, or queue
  *   mode's worker) is restarted once they all wait, before the tasks end: its watch of the tasks
  *   is gone, so only the gateway's callbacks that get through resume an execution.
@@ -38,8 +40,8 @@ import { startN8n, type PackagedN8n, type PartInput } from '../src/start';
 import { PACKAGE, createAndWaitNode, createVideoNode, holdTaskEnds, type Workflow } from '../src/workflows';
 import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
 
-type Way = 'wait' | 'wait-restart' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook';
-const WAYS: Way[] = ['wait', 'wait-restart', 'wait-node', 'trigger', 'trigger-create', 'webhook'];
+type Way = 'wait' | 'wait-restart' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook' | 'webhook-get';
+const WAYS: Way[] = ['wait', 'wait-restart', 'wait-node', 'trigger', 'trigger-create', 'webhook', 'webhook-get'];
 const CALLER_TIMEOUT_MS = 10_000;
 const TRIGGER_KEY = randomBytes(16).toString('hex');
 const DEFAULT_ROWS = 'wait-node:300 wait:300 webhook:300 trigger:300 trigger-create:300';
@@ -199,6 +201,24 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 				nodes: [webhookNode(path, hookId), report('$json.body.id')],
 				connections: chain('Start', 'Report'),
 			} as Workflow;
+		case 'webhook-get':
+			return {
+				name: `P16 ${path}`,
+				nodes: [
+					webhookNode(path, hookId),
+					{
+						name: 'Get Video',
+						type: `${PACKAGE}.generationGateway`,
+						typeVersion: 1,
+						position: [300, 0],
+						parameters: { resource: 'video', operation: 'get', taskId: '={{ $json.body.id }}' },
+						credentials: { generationGatewayBearerApi: { id: '1', name: 'x' } },
+					},
+					// The running statuses' callbacks start it too: only a final record counts.
+					report("$json.status === 'completed' ? $json.id : 'not final'"),
+				],
+				connections: chain('Start', 'Get Video', 'Report'),
+			} as Workflow;
 	}
 }
 
@@ -311,8 +331,9 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 			60_000,
 		);
 	};
-	if (row.way === 'trigger' || row.way === 'trigger-create' || row.way === 'webhook') {
-		const probe = row.way === 'webhook' ? hook(path) : `${n8n.url}/webhook/${hookId}/video-task`;
+	const calledBack = row.way === 'trigger' || row.way === 'webhook-get';
+	if (calledBack || row.way === 'trigger-create' || row.way === 'webhook') {
+		const probe = row.way === 'trigger' ? `${n8n.url}/webhook/${hookId}/video-task` : hook(path);
 		await waitUntil(
 			'the webhook registered',
 			async () => (await http(probe, { method: 'POST', body: {} }).catch(() => undefined))?.status !== 404,
@@ -339,8 +360,8 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 			if (at >= 0) ids[at] = task.id;
 		}
 	}
-	if (row.way === 'trigger') {
-		const url = triggerUrl;
+	if (calledBack) {
+		const url = row.way === 'trigger' ? triggerUrl : `${n8n.url}/webhook/${path}`;
 		for (const [i, id] of ids.entries()) {
 			const answer = await http(`${sim.url}/v1/videos`, {
 				method: 'POST',
@@ -353,7 +374,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	}
 	// The statuses a gateway sends while its tasks run (answered and ignored, or refused while an
 	// execution still runs) are delivered before the burst: only the final callbacks are measured.
-	if (waits || row.way === 'trigger' || row.way === 'trigger-create') {
+	if (waits || calledBack || row.way === 'trigger-create') {
 		const rowTasks = [...tasks.tasks.values()].filter((task) => task.prompt.includes(`_${tag}_`));
 		await waitUntil(
 			'the running statuses delivered',
@@ -387,7 +408,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	const reachedCount = () => ids.filter((id) => collector.seen.has(id)).length;
 	const reachedAll = () => reachedCount() >= row.count;
 	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 6 * 60_000);
-	if (waits || row.way === 'trigger' || row.way === 'trigger-create') {
+	if (waits || calledBack || row.way === 'trigger-create') {
 		await waitUntil(
 			'the final callbacks answered',
 			() =>
