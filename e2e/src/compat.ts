@@ -11,8 +11,10 @@
  */
 import { join } from 'node:path';
 
+import { videoTasks } from '../../test/simulator/video/tasks';
 import { formScreenshot } from './browser';
 import { runDoubleResume } from './doubleResume';
+import { runLaterWait } from './laterWait';
 import { runChat } from './chat';
 import { olderVersions } from './n8n';
 import { runSingle } from './single';
@@ -61,20 +63,35 @@ async function runOn(version: string, input: PartInput): Promise<void> {
 }
 
 /**
- * Queue mode on the older release, two webhook processes, each final callback sent to both at once:
- * n8n 2.x refuses a second resume, 1.123 cannot (no claim), and the second resumes are counted.
+ * Queue mode on the older release, two webhook processes: a Wait node after a callback wait, its
+ * callbacks taking turns between the processes (the worker's own post must resume nothing), then
+ * each final callback sent to both at once: n8n 2.x refuses a second resume, 1.123 cannot (no
+ * claim), and the second resumes are counted.
  */
 async function runQueueOn(version: string, input: PartInput): Promise<void> {
-	const { checks } = input;
+	const { checks, sim } = input;
 	const label = `compat-${version}-queue`;
 	const claims = Number(version.split('.')[0]) >= 2;
-	checks.begin(`n8n ${version} in queue mode: each final callback to two webhook processes at once`);
+	checks.begin(`n8n ${version} in queue mode: a Wait node after Create and Wait, two webhook processes`);
 	let ctx: PackagedN8n | undefined;
 	try {
 		ctx = await startN8n(input, { name: label, version, queue: { webhooks: 2 } });
-		await checks.timed(`${label}: double callbacks`, async () => await runDoubleResume(ctx!, { claims }));
+		const started = ctx;
+		const tasks = videoTasks(sim);
+		tasks.routeCallback = started.balancer();
+		await checks.timed(`${label}: later wait`, async () => {
+			try {
+				await runLaterWait(started, () => started.worker!.proc!.log());
+			} catch (error) {
+				checks.broke(`${label}: later wait`, error);
+			} finally {
+				tasks.routeCallback = undefined;
+			}
+		});
+		checks.begin(`n8n ${version} in queue mode: each final callback to two webhook processes at once`);
+		await checks.timed(`${label}: double callbacks`, async () => await runDoubleResume(started, { claims }));
 	} catch (error) {
-		checks.broke(`${label}: double callbacks`, error);
+		checks.broke(`${label}: queue mode`, error);
 	} finally {
 		await ctx?.stop();
 	}
