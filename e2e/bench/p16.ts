@@ -41,7 +41,15 @@ import { PACKAGE, createAndWaitNode, createVideoNode, holdTaskEnds, type Workflo
 import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
 
 type Way = 'wait' | 'wait-restart' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook' | 'webhook-get';
-const WAYS: Way[] = ['wait', 'wait-restart', 'wait-node', 'trigger', 'trigger-create', 'webhook', 'webhook-get'];
+const WAYS: Way[] = [
+	'wait',
+	'wait-restart',
+	'wait-node',
+	'trigger',
+	'trigger-create',
+	'webhook',
+	'webhook-get',
+];
 const CALLER_TIMEOUT_MS = 10_000;
 const TRIGGER_KEY = randomBytes(16).toString('hex');
 const DEFAULT_ROWS = 'wait-node:300 wait:300 webhook:300 trigger:300 trigger-create:300';

@@ -24,7 +24,11 @@ export async function runDoubleResume(ctx: PackagedN8n, { claims }: { claims: bo
 	const worker = ctx.worker!;
 	const name = `double-callbacks (${EXECUTIONS} executions, each final callback to ${webhooks.length} webhook processes at once)`;
 	const tasks = videoTasks(sim);
-	const saved = { timeout: tasks.callbackTimeoutMs, second: tasks.secondCallbacks, route: tasks.routeCallback };
+	const saved = {
+		timeout: tasks.callbackTimeoutMs,
+		second: tasks.secondCallbacks,
+		route: tasks.routeCallback,
+	};
 	tasks.callbackTimeoutMs = 10_000;
 	tasks.secondCallbacks = { kind: 'off' };
 	tasks.routeCallback = (url) =>
@@ -105,7 +109,11 @@ export async function runDoubleResume(ctx: PackagedN8n, { claims }: { claims: bo
 			`${name}: resumes per execution (worker jobs after the wait): ${settled.join(', ')}; resumed twice: ${twice} of ${EXECUTIONS}`,
 		);
 		if (claims)
-			checks.equal(`${name}: each execution resumed once (n8n claims it before a resume)`, settled, ids.map(() => 1));
+			checks.equal(
+				`${name}: each execution resumed once (n8n claims it before a resume)`,
+				settled,
+				ids.map(() => 1),
+			);
 		else
 			checks.ok(
 				`${name}: each execution resumed, at most once per webhook process (n8n 1.123 has no claim: counted)`,

@@ -92,7 +92,8 @@ export async function runLaterWait(ctx: Context, watchLog?: () => string): Promi
 		checks.equal(`${name}: the worker's watch posted once after the resume`, posts.length, 1);
 		checks.ok(
 			`${name}: to the wait's own address, answered 404`,
-			/video-wait\?… \(HTTP 404\)/.test(posts[0] ?? ''),
+			// n8n 1.123's resume URL has no signature to redact.
+			/video-wait(\?…)? \(HTTP 404\)/.test(posts[0] ?? ''),
 			posts,
 		);
 		const after = await n8n.execution(executionId);

@@ -62,7 +62,11 @@ async function waitsAndSays(ctx: PackagedN8n): Promise<void> {
 		offs.length === 4 && offs.every((off) => /certificate/i.test(off) && off.includes('NODE_EXTRA_CA_CERTS')),
 		offs[0],
 	);
-	const lines = await waitFor('the warning in n8n\'s log', () => (warnings().length ? warnings() : undefined), 60_000);
+	const lines = await waitFor(
+		"the warning in n8n's log",
+		() => (warnings().length ? warnings() : undefined),
+		60_000,
+	);
 	checks.ok(
 		`${name}: n8n's log says why, naming the certificate and what to set`,
 		/certificate|CERT/.test(lines[0]) && lines[0].includes('NODE_EXTRA_CA_CERTS'),

@@ -23,6 +23,10 @@ import { videoCallbackWorkflow } from '../../workflow/video-callback-workflow';
 export const title = 'memory per waiting execution, 1,000 callback waits of one video each';
 
 const WAITS = 1_000;
+/** GG_R16_ITEM_KB: each execution's input item carries that many KiB more (its data, as the node sees it). */
+const ITEM_KB = Number(process.env.GG_R16_ITEM_KB ?? 0);
+/** A flat string of its own per execution (a concatenation would share one buffer among them all). */
+const filler = (n: number) => Buffer.alloc(ITEM_KB * 1024, String(n % 10)).toString();
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -44,7 +48,9 @@ export async function run(): Promise<Record<string, string | number>> {
 	const one = async (n: number) => {
 		const result = await runWorkflow(workflow, {
 			credentials: sim.credentials(),
-			input: [{ json: { prompt: `memory ${n} [after:3600000]` } }],
+			input: [
+				{ json: { prompt: `memory ${n} [after:3600000]`, ...(ITEM_KB ? { context: filler(n) } : {}) } },
+			],
 			instanceBaseUrl: n8n.url,
 		});
 		if (result.status !== 'waiting') throw new Error(`execution ${n} did not wait: ${result.status}`);
@@ -61,6 +67,7 @@ export async function run(): Promise<Record<string, string | number>> {
 		const watches = watch.watchCount() - watchesBefore;
 		return {
 			'waiting executions': WAITS,
+			'input item': ITEM_KB ? `${ITEM_KB} KiB more` : 'a prompt',
 			'time to start them': `${loopSeconds.toFixed(1)} s`,
 			'watches under way (this process)': watches,
 			'heap kept above the baseline': `${((after - before) / 1024 / 1024).toFixed(1)} MiB`,
