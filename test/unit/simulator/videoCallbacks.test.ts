@@ -86,6 +86,47 @@ it('delivers every status change in order even when the timer sees two at once',
 	);
 });
 
+it('posts each status change to every address a route names, at once, each retried on its own', async () => {
+	let refused = 0;
+	const second = await startHttpsReceiver(async (request) => ({
+		// The second address refuses the final callback once.
+		status: (request.body as { status: string }).status === 'completed' && !refused++ ? 503 : 200,
+	}));
+	try {
+		await withReceiver(
+			() => ({ status: 200 }),
+			async (tasks, url) => {
+				tasks.callbackRetryDelayMs = 10;
+				tasks.routeCallback = (address) => [address, second.url];
+				const task = tasks.create({ model: 'vidA-2.5', prompt: 'twice [after:150]', callback_url: url });
+				await until(
+					() => tasks.deliveries.filter((d) => d.status === 'completed').length === 3 && !task.delivering,
+					'the final deliveries',
+				);
+				const by = (address: string) =>
+					tasks.deliveries
+						.filter((d) => d.url === address)
+						.map((d) => [d.status, d.httpStatus, d.attempt, d.sentAt! - task.createdAt]);
+				expect(by(url)).toEqual([
+					['pending', 200, 1, 20],
+					['queue', 200, 1, 40],
+					['in_progress', 200, 1, 60],
+					['completed', 200, 1, 160],
+				]);
+				expect(by(second.url)).toEqual([
+					['pending', 200, 1, 20],
+					['queue', 200, 1, 40],
+					['in_progress', 200, 1, 60],
+					['completed', 503, 1, 160],
+					['completed', 200, 2, 170],
+				]);
+			},
+		);
+	} finally {
+		await second.stop();
+	}
+});
+
 describe('read lag and second callbacks (fault switches of the video tasks)', () => {
 	/**
 	 * The final deliveries of a task ending at once whose final callback is answered with `final`,
