@@ -1,6 +1,8 @@
 /** Which credential each part of the gateway needs: the form and the transport read one table. */
 
 export const BEARER_CREDENTIAL = 'generationGatewayBearerApi';
+/** n8n's own public API, for Video Wait → Recover Waits: never sent to the gateway. */
+export const N8N_API_CREDENTIAL = 'generationGatewayN8nApi';
 const API_KEY_CREDENTIAL = 'generationGatewayApiKeyApi';
 const NATIVE_KEY_CREDENTIAL = 'generationGatewayNativeKeyApi';
 
@@ -12,6 +14,8 @@ const GATEWAY_ENDPOINTS = [
 	{ resource: 'response', credential: BEARER_CREDENTIAL, prefixes: ['/v1/responses'] },
 	{ resource: 'speech', credential: BEARER_CREDENTIAL, prefixes: ['/v1/audio/speech'] },
 	{ resource: 'video', credential: BEARER_CREDENTIAL, prefixes: ['/v1/videos'] },
+	// n8n's own API, not the gateway's: no gateway path is sent with it.
+	{ resource: 'videoWait', credential: N8N_API_CREDENTIAL, prefixes: [] },
 ] as const;
 
 export type GatewayResource = (typeof GATEWAY_ENDPOINTS)[number]['resource'];

@@ -275,7 +275,9 @@ export function toNodeApiError(
 	node: INode,
 	details: GatewayErrorDetails,
 	itemIndex?: number,
-	failure: Pick<GatewayFailure, 'networkCode' | 'mayHaveCharged' | 'retryAfterMs'> = { mayHaveCharged: false },
+	failure: Pick<GatewayFailure, 'networkCode' | 'mayHaveCharged' | 'retryAfterMs'> = {
+		mayHaveCharged: false,
+	},
 ): NodeApiError {
 	const facts = [
 		details.status !== undefined ? `HTTP ${details.status}` : undefined,

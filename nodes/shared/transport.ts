@@ -142,14 +142,19 @@ async function credentialFor(ctx: GatewayContext, credential: string, now: numbe
 }
 
 /** Forgets the copy of a credential that was refused, not one loaded since: the next request loads it again. */
-async function forgetCredential(ctx: GatewayContext, credential: string, refused: HeldCredential): Promise<void> {
+async function forgetCredential(
+	ctx: GatewayContext,
+	credential: string,
+	refused: HeldCredential,
+): Promise<void> {
 	const isRefused = async (held: Promise<HeldCredential>) => (await held.catch(() => undefined)) === refused;
 	const perContext = heldByContext.get(ctx);
 	const mine = perContext?.get(credential);
 	if (mine && (await isRefused(mine)) && perContext?.get(credential) === mine) perContext.delete(credential);
 	const key = webhookHoldKey(ctx, credential);
 	const entry = key === undefined ? undefined : heldForWebhooks.get(key);
-	if (entry && (await isRefused(entry.held)) && heldForWebhooks.get(key!) === entry) heldForWebhooks.delete(key!);
+	if (entry && (await isRefused(entry.held)) && heldForWebhooks.get(key!) === entry)
+		heldForWebhooks.delete(key!);
 }
 
 /** A key sent over plain http to another machine can be read on the way: warn in the output pane. */

@@ -290,6 +290,13 @@ export class WaitingExecutions {
 		});
 	}
 
+	/** The executions that wait now, each as saved (n8n's public API lists them with their data). */
+	waitingNow(): Array<{ executionId: string; result: RunResult }> {
+		return [...this.rows]
+			.filter(([, row]) => row.status === 'waiting')
+			.map(([executionId, row]) => ({ executionId, result: row.result }));
+	}
+
 	/** The execution's end if it is no longer waiting, else undefined (nothing is awaited). */
 	finishedNow(executionId: string): RunResult | undefined {
 		const row = this.rows.get(executionId);
@@ -575,9 +582,43 @@ export class WaitingWebhookServer extends WaitingExecutions {
 	refuse: ((request: ReceivedRequest) => boolean) | undefined;
 	readonly refused: ReceivedRequest[] = [];
 
+	/** The key n8n's public API takes here (`/api/v1/executions`, as Video Wait → Recover Waits reads it). */
+	static readonly API_KEY = 'harness-n8n-api-key';
+
+	/** Requests to the public API, in order. */
+	readonly apiRequests: ReceivedRequest[] = [];
+
+	/**
+	 * n8n's `GET /api/v1/executions?status=waiting&includeData=true`: the waiting executions, newest
+	 * first, `limit` per page, `cursor` the last id of the page before (as n8n's cursor names it).
+	 */
+	private listExecutions(request: ReceivedRequest): { status: number; body: unknown } {
+		this.apiRequests.push(request);
+		if (request.headers?.['x-n8n-api-key'] !== WaitingWebhookServer.API_KEY)
+			return { status: 401, body: { message: "'X-N8N-API-KEY' header required" } };
+		const limit = Number(request.query.limit ?? 100);
+		// Harness ids end in a counter: n8n's cursor is the last id of the page before.
+		const order = (id: string) => Number(/\d+$/.exec(id)?.[0] ?? 0);
+		const after = request.query.cursor ? order(Buffer.from(request.query.cursor, 'base64').toString()) : Infinity;
+		const waiting = (request.query.status === 'waiting' ? this.waitingNow() : [])
+			.filter(({ executionId }) => order(executionId) < after)
+			.sort((a, b) => order(b.executionId) - order(a.executionId));
+		const page = waiting.slice(0, limit);
+		const data = page.map(({ executionId, result }) => ({
+			id: executionId,
+			workflowId: result.workflow.id,
+			status: 'waiting',
+			...(request.query.includeData === 'true' ? { data: structuredClone(result.runExecutionData) } : {}),
+		}));
+		const nextCursor =
+			waiting.length > limit ? Buffer.from(String(page[page.length - 1].executionId)).toString('base64') : null;
+		return { status: 200, body: { data, nextCursor } };
+	}
+
 	private async receive(
 		request: ReceivedRequest,
 	): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
+		if (request.path === '/api/v1/executions' && request.method === 'GET') return this.listExecutions(request);
 		const match = /^\/webhook-waiting\/([^/]+)(?:\/(.*))?$/.exec(request.path);
 		if (!match) return { status: 404, body: { message: 'Not found' } };
 		if (this.refuse?.(request)) {

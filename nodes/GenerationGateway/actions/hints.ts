@@ -41,6 +41,12 @@ export const refusedItemsHint = (refused: number, items: number) =>
 		`${refused} of ${items} ${items === 1 ? 'item' : 'items'} ${refused === 1 ? 'was' : 'were'} refused before sending (nothing was sent or charged for ${refused === 1 ? 'it' : 'them'}): each such item's error field names the value to fix, so fix it and run ${refused === 1 ? 'that item' : 'those items'} again.`,
 	);
 
+/** A callback wait begun while no Video Wait → Recover Waits pass ran in this n8n process lately. */
+export const LEFT_BEHIND =
+	'No Video Wait → Recover Waits pass has run in this n8n process in the last 15 minutes: should n8n restart, or this process stop, before the tasks end (or the gateway call while n8n is down), this wait goes on at its Wait Timeout without its videos. A workflow with a Schedule Trigger and Video Wait → Recover Waits finishes such waits (docs: waiting-and-callbacks.md, Waits left behind).';
+
+export const noRecoveryHint = () => hint(LEFT_BEHIND, 'info');
+
 export const ownNewsOffHint = (address: string, said: string, fix: string) =>
 	hint(
 		`This n8n process cannot reach n8n's own address (${address}): ${said}. The wait goes on by the gateway's callbacks alone: should one not get through, its execution goes on at the Wait Timeout without the videos (each item names its task). To have the package bring the news itself, ${fix}.`,

@@ -93,7 +93,9 @@ export function withCreatedTasks<E extends Error>(ctx: IExecuteFunctions, error:
 		error.description = error.description ? `${error.description} ${advice}` : advice;
 		error.context = {
 			...error.context,
-			...(tasks.length ? { createdTasks: tasks.map(({ itemIndex, taskId }) => ({ itemIndex, taskId })) } : {}),
+			...(tasks.length
+				? { createdTasks: tasks.map(({ itemIndex, taskId }) => ({ itemIndex, taskId })) }
+				: {}),
 			...(completed.length ? { completedTasks: completed.map((task) => ({ ...task })) } : {}),
 		};
 	}

@@ -12,9 +12,19 @@ import { response } from './response';
 import { speech } from './speech';
 import type { OperationModule, ResourceModule } from './types';
 import { video } from './video';
+import { videoWait } from './videoWait';
 
 /** Every resource of the node, in the order the form lists them. */
-export const RESOURCES: ResourceModule[] = [account, cachedContent, image, message, response, speech, video];
+export const RESOURCES: ResourceModule[] = [
+	account,
+	cachedContent,
+	image,
+	message,
+	response,
+	speech,
+	video,
+	videoWait,
+];
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 

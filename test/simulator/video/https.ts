@@ -17,7 +17,13 @@ export interface HttpsReceiver {
 	stop(): Promise<void>;
 }
 
-export type ReceivedRequest = { path: string; query: Record<string, string>; body: unknown };
+export type ReceivedRequest = {
+	path: string;
+	query: Record<string, string>;
+	body: unknown;
+	method?: string;
+	headers?: Record<string, string | string[] | undefined>;
+};
 
 let trusted = false;
 
@@ -62,7 +68,13 @@ export async function startHttpsReceiver(
 				} catch {
 					body = undefined;
 				}
-				onRequest({ path: url.pathname, query: Object.fromEntries(url.searchParams), body }).then(
+				onRequest({
+					path: url.pathname,
+					query: Object.fromEntries(url.searchParams),
+					body,
+					method: req.method,
+					headers: req.headers,
+				}).then(
 					(answer) => {
 						res.writeHead(answer.status, { ...answer.headers, 'Content-Type': 'application/json' });
 						res.end(JSON.stringify(answer.body ?? {}));

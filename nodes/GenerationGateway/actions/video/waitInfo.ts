@@ -11,6 +11,10 @@ export type WaitInfo =
 			reason: string;
 			/** Set when this n8n process cannot reach its own address: why, and what to set. */
 			ownNewsOff?: string;
+			/** While waiting: the wait's own address, where Video Wait → Recover Waits finds it again. */
+			callbackAddress?: string;
+			/** Set while no Video Wait → Recover Waits pass ran in this process lately: what a restart would cost. */
+			leftBehind?: string;
 	  };
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -40,13 +44,15 @@ export function waitingInfo(
 	state: 'waiting' | 'timed out',
 	deadline: Date,
 	reason: string,
-	ownNewsOff?: string,
+	notes: { ownNewsOff?: string; callbackAddress?: string; leftBehind?: string } = {},
 ): WaitInfo {
 	return {
 		mode: 'callback',
 		state,
 		waitTill: deadline.toISOString(),
 		reason,
-		...(ownNewsOff ? { ownNewsOff } : {}),
+		...(notes.ownNewsOff ? { ownNewsOff: notes.ownNewsOff } : {}),
+		...(notes.callbackAddress ? { callbackAddress: notes.callbackAddress } : {}),
+		...(notes.leftBehind ? { leftBehind: notes.leftBehind } : {}),
 	};
 }

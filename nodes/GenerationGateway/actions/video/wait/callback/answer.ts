@@ -12,8 +12,9 @@ import { finishAll } from './finish';
 import { calledBackInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
 import { handOver, memoryOf, releaseClaim } from './memory';
-import type { CallbackReads } from './race';
-import { answerFinal } from './race';
+import type { CallbackReads, FinalAnswer } from './race';
+import { answerFinal, answerRecheck } from './race';
+import { isRecheck } from './recover';
 import type { CallbackState, TaskSlot } from './taskList';
 import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeState } from './taskList';
 
@@ -141,15 +142,18 @@ function readsOf(
 /**
  * `webhook()`: a callback that is not about this execution's tasks, or
  * claims a status that is not final, is answered 200 without a read; a final
- * one is judged by `answerFinal` (race.ts), and the callback that wins the
- * resume downloads the videos and hands the items to n8n.
+ * one is judged by `answerFinal`, a recheck of Video Wait → Recover Waits by
+ * `answerRecheck` (race.ts), and the one that wins the resume downloads the
+ * videos and hands the items to n8n.
  */
 export async function handleVideoCallback(
 	ctx: IWebhookFunctions,
 	clock: Clock = systemClock,
 ): Promise<IWebhookResponseData> {
-	const claim = readCallbackBody(ctx.getBodyData());
-	if ('problem' in claim) return answerCallback(ctx, 400, { error: claim.problem });
+	const body = ctx.getBodyData();
+	const recheck = isRecheck(body);
+	const claim = recheck ? undefined : readCallbackBody(body);
+	if (claim && 'problem' in claim) return answerCallback(ctx, 400, { error: claim.problem });
 	let state: CallbackState | undefined;
 	try {
 		state = await loadState(ctx, stateKeyPrefix(ctx.getNode().id));
@@ -164,20 +168,25 @@ export async function handleVideoCallback(
 			received: true,
 			ignored: 'this execution is not waiting for video tasks',
 		});
-	const verdict = judgeCallback(state.slots, claim.id, claim.status);
-	if (verdict.action === 'ignore')
-		return answerCallback(ctx, 200, { received: true, ignored: verdict.reason });
-	if (verdict.action === 'wait') return answerCallback(ctx, 200, { received: true, waiting: verdict.reason });
-
 	const memory = memoryOf(ctx.getExecutionId() ?? '', ctx.getNode().id, state, clock.now());
 	const concurrency = webhookConcurrency(ctx);
-	const reads = readsOf(ctx, memory, { slots: state.slots, taskId: claim.id, concurrency, clock });
-	const answer = await answerFinal(
-		memory,
-		{ taskId: claim.id, claimed: claim.status, slots: state.slots },
-		reads,
-		clock,
-	);
+	let answer: FinalAnswer;
+	if (claim) {
+		const verdict = judgeCallback(state.slots, claim.id, claim.status);
+		if (verdict.action === 'ignore')
+			return answerCallback(ctx, 200, { received: true, ignored: verdict.reason });
+		if (verdict.action === 'wait')
+			return answerCallback(ctx, 200, { received: true, waiting: verdict.reason });
+		const reads = readsOf(ctx, memory, { slots: state.slots, taskId: claim.id, concurrency, clock });
+		answer = await answerFinal(
+			memory,
+			{ taskId: claim.id, claimed: claim.status, slots: state.slots },
+			reads,
+			clock,
+		);
+	} else {
+		answer = await answerRecheck(memory, state.slots, recheckRead(ctx, memory, concurrency, clock), clock);
+	}
 	if (!('resume' in answer)) return answerCallback(ctx, answer.status, answer.body);
 	try {
 		const waitInfo = calledBackInfo(state.startedAt, state.reason, clock);
@@ -188,4 +197,22 @@ export async function handleVideoCallback(
 		releaseClaim(memory);
 		return answerCallback(ctx, 503, { error: `Could not resume: ${(error as Error).message}` });
 	}
+}
+
+/** A recheck's read of one task: one attempt, bounded, through the wait's request slots. */
+export const RECHECK_READ_MS = 10_000;
+
+function recheckRead(
+	ctx: IWebhookFunctions,
+	memory: WaitMemory,
+	concurrency: number,
+	clock: Clock,
+): (item: number, taskId: string) => Promise<IDataObject> {
+	const limit = (memory.limit ??= createLimiter(concurrency));
+	return async (item, taskId) =>
+		await limit(
+			async () =>
+				(await readTask(ctx, taskId, { itemIndex: item, attempts: 1, timeoutMs: RECHECK_READ_MS, clock }))
+					.record,
+		);
 }

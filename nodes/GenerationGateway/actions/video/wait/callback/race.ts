@@ -231,3 +231,40 @@ export async function answerFinal(
 		memory.underWay.delete(me);
 	}
 }
+
+/**
+ * A recheck (Video Wait → Recover Waits asks a wait left behind to look at its
+ * tasks): no task is claimed final, so every task is read once, in item order,
+ * by a read that begins now (a final record already known is used), and the
+ * first one not final ends the check: at most one gateway read per task. The
+ * resume is claimed as a final callback claims it.
+ */
+export async function answerRecheck(
+	memory: WaitMemory,
+	slots: readonly TaskSlot[],
+	read: (item: number, taskId: string) => Promise<IDataObject>,
+	clock: Clock,
+): Promise<FinalAnswer> {
+	if (claimHolds(memory, clock.now())) return { status: 200, body: RESUMING };
+	const records: Array<IDataObject | undefined> = [];
+	for (const [item, slot] of slots.entries()) {
+		if (typeof slot !== 'string') {
+			records.push(undefined);
+			continue;
+		}
+		let record: IDataObject;
+		try {
+			record = await readAfter(memory, slot, tick(memory), async () => await read(item, slot));
+		} catch (error) {
+			return {
+				status: 503,
+				body: { error: `Could not read video task ${slot}: ${(error as Error).message}` },
+			};
+		}
+		if (!isTerminalStatus(record.status))
+			return { status: 200, body: { received: true, waiting: `task ${slot} is ${String(record.status)}` } };
+		records.push(record);
+	}
+	if (!tryClaim(memory, clock.now())) return { status: 200, body: RESUMING };
+	return { resume: records };
+}

@@ -12,7 +12,7 @@ import { isTerminalStatus, readTask } from '../../../../../shared/videoTask';
 import { ownAddressUnreachable } from '../../../../../shared/ownAddress';
 import { printableUrl } from '../../../../../shared/urls';
 import { readRequestSettings } from '../../../descriptions';
-import { addHints, ownNewsOffHint } from '../../../hints';
+import { LEFT_BEHIND, addHints, noRecoveryHint, ownNewsOffHint } from '../../../hints';
 import { errorJson } from '../../../itemErrors';
 import type { ItemResult } from '../../../types';
 import { readWaitDeadlineMs } from '../../options';
@@ -22,6 +22,7 @@ import { calledBackInfo, waitingInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
 import { claimHolds, memoryOf, rememberFinals } from './memory';
 import type { CallbackState, TaskSlot } from './taskList';
+import { recoverySeen } from './recover';
 import { encodeState, encodeStoredState, slotsFit, stateKeyPrefix, stateText } from './taskList';
 
 /**
@@ -130,9 +131,15 @@ export async function settleByCallback(
 			: `this n8n process watches ${MAX_WATCHES} waits already, its most`;
 	if (unreachable)
 		addHints(ctx, ownNewsOffHint(printableUrl(callbackUrl), unreachable.said, unreachable.fix));
+	const leftBehind = recoverySeen(clock.now()) ? undefined : LEFT_BEHIND;
+	if (leftBehind) addHints(ctx, noRecoveryHint());
 	leaveForTimeout(ctx, results, { deadline, timeoutMs, reason, ownNewsOff });
 	await ctx.putExecutionToWait(deadline);
-	const waitInfo = waitingInfo('waiting', deadline, reason, ownNewsOff);
+	const waitInfo = waitingInfo('waiting', deadline, reason, {
+		ownNewsOff,
+		callbackAddress: callbackUrl,
+		leftBehind,
+	});
 	return results.map((result, item) => ({
 		output: [
 			{
@@ -161,7 +168,7 @@ function leaveForTimeout(
 	}: { deadline: Date; timeoutMs: number; reason: string; ownNewsOff?: string },
 ): void {
 	const input = ctx.getInputData();
-	const waitInfo = waitingInfo('timed out', deadline, reason, ownNewsOff);
+	const waitInfo = waitingInfo('timed out', deadline, reason, { ownNewsOff });
 	for (const [item, result] of results.entries()) {
 		const kept = input[item];
 		if (!kept) continue;
