@@ -16,6 +16,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { RunResult, WorkflowJson } from '../harness';
 import { disposeHarness, loadWorkflowFile, readBinary, runWorkflow } from '../harness';
+import type { CredentialsByType } from '../harness/credentials-helper';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 
@@ -26,8 +27,13 @@ const outputDir = join(root, 'demo-output');
 export interface DemoContext {
 	sim: Simulator;
 	outDir: string;
-	/** Runs a workflow and records its outputs under `label`. */
-	run(workflow: WorkflowJson, label?: string, input?: INodeExecutionData[]): Promise<RunResult>;
+	/** Runs a workflow and records its outputs under `label`; `credentials` beside the simulator's. */
+	run(
+		workflow: WorkflowJson,
+		label?: string,
+		input?: INodeExecutionData[],
+		credentials?: CredentialsByType,
+	): Promise<RunResult>;
 	say(line: string): void;
 }
 
@@ -106,9 +112,12 @@ async function main(): Promise<void> {
 			sim,
 			outDir,
 			say: (line) => say(`   ${line}`),
-			async run(wf, label = name, input) {
+			async run(wf, label = name, input, credentials = {}) {
 				const started = Date.now();
-				const result = await runWorkflow(asManualRun(wf), { credentials: sim.credentials(), input });
+				const result = await runWorkflow(asManualRun(wf), {
+					credentials: { ...sim.credentials(), ...credentials },
+					input,
+				});
 				say(`   ${label}: ${result.status} in ${Date.now() - started} ms`);
 				await record(result, wf, outDir);
 				if (result.status !== 'success' && result.status !== 'waiting') failures++;

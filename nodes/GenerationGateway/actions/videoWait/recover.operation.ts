@@ -78,12 +78,14 @@ async function listPage(
 			timeout: timeoutMs,
 		})) as Listed;
 	} catch (error) {
-		throw new NodeApiError(ctx.getNode(), error as JsonObject, {
-			itemIndex,
-			message: `Could not list n8n's waiting executions at ${printableUrl(base)}/api/v1/executions`,
-			description:
-				"Check the Generation Gateway (Recover Waits) API credential: its address must be how n8n reaches itself from inside (e.g. http://localhost:5678, or the service name between containers), n8n's public API must be on (N8N_PUBLIC_API_DISABLED unset), and the API key an owner's or admin's.",
-		});
+		const message = `Could not list n8n's waiting executions at ${printableUrl(base)}/api/v1/executions`;
+		const description =
+			"Check the Generation Gateway (Recover Waits) API credential: its address must be how n8n reaches itself from inside (e.g. http://localhost:5678, or the service name between containers), n8n's public API must be on (N8N_PUBLIC_API_DISABLED unset), and the API key an owner's or admin's.";
+		const failed = new NodeApiError(ctx.getNode(), error as JsonObject, { itemIndex, message, description });
+		// NodeApiError may put a generic message in place of ours for known status codes.
+		failed.message = `${message}: ${(error as Error).message}`;
+		failed.description = description;
+		throw failed;
 	}
 }
 
