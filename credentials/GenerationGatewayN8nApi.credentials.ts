@@ -40,6 +40,14 @@ export class GenerationGatewayN8nApi implements ICredentialType {
 				'An n8n API key of the owner or an admin (Settings → n8n API → Create an API key), sent as X-N8N-API-KEY',
 			required: true,
 		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'allowUnauthorizedCerts',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to connect even when n8n's certificate is not valid for that address (n8n serving https itself, reached as localhost)",
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -54,6 +62,7 @@ export class GenerationGatewayN8nApi implements ICredentialType {
 			url: '/api/v1/executions',
 			qs: { limit: 1 },
 			method: 'GET',
+			skipSslCertificateValidation: '={{$credentials.allowUnauthorizedCerts}}',
 		},
 	};
 }

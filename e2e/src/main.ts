@@ -28,6 +28,9 @@
  *   own-address  an n8n whose Node does not trust its own certificate: a callback
  *             wait says in n8n's log and on its items that the package's own news
  *             is off, and still resumes by the gateway's callbacks (ownAddress.ts)
+ *   recovery  waits left behind: n8n stopped while five waits' tasks end, started again; the
+ *             example Video Wait → Recover Waits resumes each once (2.41.1, 1.123.81; one
+ *             instance and queue mode) (recovery.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
  *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
  *   docker    the repository's docker/ folder (Dockerfile, compose files for one
@@ -59,6 +62,7 @@ const PARTS = [
 	'compat',
 	'agents',
 	'own-address',
+	'recovery',
 	'dev',
 	'docker',
 ] as const;
@@ -91,6 +95,11 @@ const OWN_N8N: Array<[Part, string, () => Promise<(input: PartInput) => Promise<
 		'own-address',
 		'own-address: n8n unable to reach itself',
 		async () => (await import('./ownAddress')).runOwnAddress,
+	],
+	[
+		'recovery',
+		'recovery: waits left behind by n8n down',
+		async () => (await import('./recovery')).runRecoveryPart,
 	],
 	['dev', 'dev: ./scripts/run n8n', async () => (await import('./dev')).runDev],
 	['docker', 'docker: the docker/ folder in containers', async () => (await import('./docker')).runDocker],

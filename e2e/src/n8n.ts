@@ -295,6 +295,17 @@ export class N8n {
 		return answer.json();
 	}
 
+	/** An API key of the owner with every scope the role allows (Settings → n8n API), as a user makes one. */
+	async createApiKey(label: string): Promise<string> {
+		const scopes = await this.rest<string[]>('GET', '/api-keys/scopes');
+		const created = await this.rest<{ rawApiKey: string }>('POST', '/api-keys', {
+			label,
+			scopes,
+			expiresAt: null,
+		});
+		return created.rawApiKey;
+	}
+
 	async createCredential(type: string, name: string, data: Record<string, unknown>): Promise<string> {
 		const created = await this.rest<{ id: string }>('POST', '/credentials', { name, type, data });
 		return created.id;

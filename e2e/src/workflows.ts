@@ -63,16 +63,26 @@ export function credentialName(type: string): string {
 		generationGatewayBearerApi: 'Generation Gateway account',
 		generationGatewayApiKeyApi: 'Generation Gateway API key',
 		generationGatewayNativeKeyApi: 'Generation Gateway native key',
+		generationGatewayN8nApi: 'Generation Gateway (Recover Waits)',
 	};
 	return names[type] ?? type;
 }
 
-/** Creates one credential of each type, pointing at the simulator. */
+/**
+ * Creates one credential of each gateway type, pointing at the simulator, and Recover Waits' own:
+ * this n8n's address (as it reaches itself here) and an API key of the owner.
+ */
 export async function createCredentials(n8n: N8n, sim: Simulator): Promise<Record<string, string>> {
 	const ids: Record<string, string> = {};
 	for (const [type, data] of Object.entries(sim.credentials())) {
 		ids[type] = await n8n.createCredential(type, credentialName(type), data);
 	}
+	const apiKey = await n8n.createApiKey('Recover Waits');
+	ids.generationGatewayN8nApi = await n8n.createCredential(
+		'generationGatewayN8nApi',
+		credentialName('generationGatewayN8nApi'),
+		{ baseUrl: n8n.url, apiKey, allowUnauthorizedCerts: false },
+	);
 	return ids;
 }
 
@@ -573,7 +583,7 @@ export async function runCallbackWait(
 				: d.httpStatus === 503 && /Database is not ready/i.test(d.answer ?? '')
 					? "n8n's database pool timed out"
 					: d.httpStatus === 500 && /reading 'inputOverride'/.test(d.answer ?? '')
-						? "n8n read the execution while another process resumed it"
+						? 'n8n read the execution while another process resumed it'
 						: `other: ${d.httpStatus} ${(d.answer ?? '').slice(0, 80)}`;
 		if (failed.length) checks.note(`${name}: final callbacks answered 5xx: ${countEach(failed.map(whose))}`);
 		checks.equal(

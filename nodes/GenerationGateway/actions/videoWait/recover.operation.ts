@@ -61,7 +61,8 @@ async function listPage(
 		cursor,
 		workflowId,
 		timeoutMs,
-	}: { base: string; cursor?: string; workflowId: string; timeoutMs: number },
+		insecure,
+	}: { base: string; cursor?: string; workflowId: string; timeoutMs: number; insecure: boolean },
 ): Promise<Listed> {
 	try {
 		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, N8N_API_CREDENTIAL, {
@@ -76,6 +77,7 @@ async function listPage(
 			},
 			json: true,
 			timeout: timeoutMs,
+			skipSslCertificateValidation: insecure,
 		})) as Listed;
 	} catch (error) {
 		const message = `Could not list n8n's waiting executions at ${printableUrl(base)}/api/v1/executions`;
@@ -103,8 +105,7 @@ interface Rechecked extends IDataObject {
 async function recheck(
 	ctx: IExecuteFunctions,
 	wait: LeftWait,
-	base: string,
-	timeoutMs: number,
+	{ base, timeoutMs, insecure }: { base: string; timeoutMs: number; insecure: boolean },
 ): Promise<Rechecked> {
 	const { executionId, workflowId, node, taskIds } = wait;
 	const seen = { executionId, workflowId, node, taskIds };
@@ -118,6 +119,7 @@ async function recheck(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
+			skipSslCertificateValidation: insecure,
 		})) as { statusCode?: number; body?: unknown };
 		const status = Number(response.statusCode ?? 0);
 		const said =
@@ -136,13 +138,14 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	notePass(systemClock.now());
 	const credentials = await this.getCredentials(N8N_API_CREDENTIAL, itemIndex);
 	const base = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	const insecure = credentials.allowUnauthorizedCerts === true;
 	const workflowId = String(this.getNodeParameter('recoverWorkflowId', itemIndex, '') ?? '').trim();
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const waits: LeftWait[] = [];
 	let waiting = 0;
 	let cursor: string | undefined;
 	for (let page = 0; page < MAX_PAGES; page++) {
-		const listed = await listPage(this, itemIndex, { base, cursor, workflowId, timeoutMs });
+		const listed = await listPage(this, itemIndex, { base, cursor, workflowId, timeoutMs, insecure });
 		const executions = Array.isArray(listed.data) ? listed.data : [];
 		waiting += executions.length;
 		for (const execution of executions) {
@@ -155,7 +158,8 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	const rechecked = await mapWithConcurrency(
 		waits.length,
 		RECHECKS_AT_ONCE,
-		async (index) => await recheck(this, waits[index], base, Math.min(timeoutMs, RECHECK_POST_MS)),
+		async (index) =>
+			await recheck(this, waits[index], { base, timeoutMs: Math.min(timeoutMs, RECHECK_POST_MS), insecure }),
 	);
 	const count = (outcome: RecheckOutcome) => rechecked.filter((wait) => wait.outcome === outcome).length;
 	return [
