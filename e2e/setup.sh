@@ -41,7 +41,7 @@ fi
 # 2.41.1 for every part; the older ones only when the compatibility or agents part runs (all parts,
 # `compat` or `agents`).
 versions=(2.41.1)
-if [ "$#" -eq 0 ] || [[ " $* " == *" compat "* ]] || [[ " $* " == *" agents "* ]]; then
+if [ "$#" -eq 0 ] || [[ " $* " == *" compat "* ]] || [[ " $* " == *" agents "* ]] || [[ " $* " == *" recovery "* ]]; then
   for pin in "$e2e"/n8n/*/; do
     v="$(basename "$pin")"
     [ "$v" = 2.41.1 ] || versions+=("$v")
