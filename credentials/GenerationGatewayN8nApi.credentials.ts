@@ -17,7 +17,7 @@ export class GenerationGatewayN8nApi implements ICredentialType {
 	icon = { light: 'file:generationGateway.svg', dark: 'file:generationGateway.dark.svg' } as const;
 
 	documentationUrl =
-		'https://github.com/generation-gateway/n8n-nodes-generation-gateway/blob/main/docs/waiting-and-callbacks.md#waits-left-behind-recover-waits';
+		'https://github.com/generation-gateway/n8n-nodes-generation-gateway/blob/main/docs/recover-waits.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -43,7 +43,7 @@ export const refusedItemsHint = (refused: number, items: number) =>
 
 /** A callback wait begun while no Video Wait → Recover Waits pass ran in this n8n process lately. */
 export const LEFT_BEHIND =
-	'No Video Wait → Recover Waits pass has run in this n8n process in the last 15 minutes: should n8n restart, or this process stop, before the tasks end (or the gateway call while n8n is down), this wait goes on at its Wait Timeout without its videos. A workflow with a Schedule Trigger and Video Wait → Recover Waits finishes such waits (docs: waiting-and-callbacks.md, Waits left behind).';
+	'No Video Wait → Recover Waits pass has run in this n8n process in the last 15 minutes: should n8n restart, or this process stop, before the tasks end (or the gateway call while n8n is down), this wait goes on at its Wait Timeout without its videos. A workflow with a Schedule Trigger and Video Wait → Recover Waits finishes such waits (docs: recover-waits.md).';
 
 export const noRecoveryHint = () => hint(LEFT_BEHIND, 'info');
 

@@ -369,9 +369,9 @@ const QUOTED: Array<{ page: string; says: string; holds: () => unknown; expected
 	},
 	{
 		page: 'README.md',
-		says: 'Every operation that sends a body (all but Account → Get Balance, Video → Get and Video → Wait for Completion) has **Additional Body Fields (JSON)**',
+		says: 'Every operation that sends a body (all but Account → Get Balance, Video → Get, Video → Wait for Completion and Video Wait → Recover Waits) has **Additional Body Fields (JSON)**',
 		holds: () => everyOperation.filter((op) => !operationsWith('additionalBodyFields').includes(op)),
-		expected: ['Account → Get Balance', 'Video → Get', 'Video → Wait for Completion'],
+		expected: ['Account → Get Balance', 'Video → Get', 'Video → Wait for Completion', 'Video Wait → Recover Waits'],
 	},
 	{
 		page: 'docs/waiting-and-callbacks.md',
