@@ -18,7 +18,11 @@
  *   callback address → Video → Get (the task read, as the trigger confirms) → Report when final.
  * - `wait-restart`: as `wait`, but the process that started the waits (the instance, or queue
  *   mode's worker) is restarted once they all wait, before the tasks end: its watch of the tasks
- *   is gone, so only the gateway's callbacks that get through resume an execution.
+ *   is gone; the gateway's callbacks that get through, and Recover Waits, resume the executions.
+ * - `wait-down`: as `wait`, but every n8n process is stopped once they all wait, the tasks end while
+ *   n8n is down (every final callback refused), and n8n starts again: Recover Waits alone resumes.
+ * With `wait-restart` or `wait-down` among the rows, the example video-recover-waits.json (every
+ * minute) is active; GG_P16_RECOVER=0 leaves it off (what the rows do without it).
  * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
  * Report posts the row's id (the bench's, or the task's in trigger rows) to the bench, which counts
  * the videos that reached a workflow, the ones that reached it twice, when they arrived, and the
@@ -28,6 +32,7 @@
  * n8n's processes more settings; GG_P16_N8N_VERSION (a folder of e2e/n8n/) another n8n.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -36,14 +41,32 @@ import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from '../src/http';
 import type { N8n } from '../src/n8n';
 import { sleep } from '../src/proc';
+import { startAll, stopAll } from '../src/recovery';
 import { startN8n, type PackagedN8n, type PartInput } from '../src/start';
-import { PACKAGE, createAndWaitNode, createVideoNode, holdTaskEnds, type Workflow } from '../src/workflows';
+import {
+	PACKAGE,
+	createAndWaitNode,
+	createVideoNode,
+	examplesDir,
+	holdTaskEnds,
+	loadWorkflow,
+	type Workflow,
+} from '../src/workflows';
 import { drainCallbacks, ms, probeApi, quantile, report } from './measure';
 
-type Way = 'wait' | 'wait-restart' | 'wait-node' | 'trigger' | 'trigger-create' | 'webhook' | 'webhook-get';
+type Way =
+	| 'wait'
+	| 'wait-restart'
+	| 'wait-down'
+	| 'wait-node'
+	| 'trigger'
+	| 'trigger-create'
+	| 'webhook'
+	| 'webhook-get';
 const WAYS: Way[] = [
 	'wait',
 	'wait-restart',
+	'wait-down',
 	'wait-node',
 	'trigger',
 	'trigger-create',
@@ -152,7 +175,8 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 	const report = (id: string) => post('Report', `${collector.url}/seen`, { id }, 600);
 	switch (way) {
 		case 'wait':
-		case 'wait-restart': {
+		case 'wait-restart':
+		case 'wait-down': {
 			const wait = createAndWaitNode({ mode: 'auto', download: false }, [300, 0]);
 			(wait.parameters as Record<string, unknown>).prompt = '={{ $json.body.prompt }}';
 			return {
@@ -349,7 +373,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	}
 	// The executions that wait, started a few at a time (their start is not what is measured).
-	const waits = row.way === 'wait' || row.way === 'wait-restart';
+	const waits = row.way === 'wait' || row.way === 'wait-restart' || row.way === 'wait-down';
 	if (waits || row.way === 'wait-node') {
 		await start(ids[0]);
 		for (let i = 1; i < row.count; i += 10) await Promise.all(ids.slice(i, i + 10).map(start));
@@ -402,10 +426,23 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 			5 * 60_000,
 		);
 	}
+	let upAt: number | undefined;
+	if (row.way === 'wait-down') {
+		await stopAll(started);
+		held.release();
+		await waitUntil(
+			'the final callbacks tried while n8n is down',
+			() =>
+				tasks.deliveries.slice(deliveriesBefore).filter((d) => d.status === 'completed').length >= row.count,
+			5 * 60_000,
+		);
+		await startAll(started);
+		upAt = Date.now();
+	}
 	const probe = probeApi(n8n, created.id);
 	requestsBefore = sim.requests.length;
-	const burst = Date.now();
-	held.release();
+	const burst = upAt ?? Date.now();
+	if (row.way !== 'wait-down') held.release();
 	if (row.way === 'wait-node')
 		answers = await callAll(collector.resumeUrls.map(route), (i) => ({ id: ids[i] }));
 	if (row.way === 'webhook')
@@ -415,7 +452,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	const reachedCount = () => ids.filter((id) => collector.seen.has(id)).length;
 	const reachedAll = () => reachedCount() >= row.count;
-	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 6 * 60_000);
+	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 8 * 60_000);
 	if (waits || calledBack || row.way === 'trigger-create') {
 		await waitUntil(
 			'the final callbacks answered',
@@ -502,7 +539,13 @@ export async function runP16(input: PartInput): Promise<void> {
 	});
 	const collector = await startCollector();
 	const rows: Figures[] = [];
+	const recover =
+		process.env.GG_P16_RECOVER !== '0' && parseRows().some((row) => /^wait-(restart|down)$/.test(row.way));
 	try {
+		if (recover)
+			await started.importWorkflow(loadWorkflow(join(examplesDir, 'video-recover-waits.json')), {
+				activate: true,
+			});
 		for (const [i, row] of parseRows().entries()) {
 			const figures = await runRow(started, input.sim, collector, row, `${Date.now().toString(36)}${i}`);
 			input.checks.note(`p16 ${JSON.stringify(figures)}`);
@@ -514,6 +557,7 @@ export async function runP16(input: PartInput): Promise<void> {
 	}
 	const where = [
 		`n8n ${started.n8n.install.version}`,
+		recover ? 'Recover Waits every minute' : 'no Recover Waits',
 		webhooks > 0 ? `queue mode, ${webhooks} webhook process(es)` : 'one instance, SQLite',
 		...Object.entries(env).map(([name, value]) => `${name}=${value}`),
 	].join(', ');

@@ -22,11 +22,11 @@ const FINAL = ['completed', 'failed', 'expired', 'cancelled'];
 const RECOVERED_WITHIN_MS = 180_000;
 
 /** Every process of this n8n stopped, then started again on the same ports (main first, as a deployment does). */
-async function stopAll(ctx: PackagedN8n): Promise<void> {
+export async function stopAll(ctx: PackagedN8n): Promise<void> {
 	for (const process of [...ctx.webhooks, ...(ctx.worker ? [ctx.worker] : []), ctx.n8n]) await process.stop();
 }
 
-async function startAll(ctx: PackagedN8n): Promise<void> {
+export async function startAll(ctx: PackagedN8n): Promise<void> {
 	for (const process of [ctx.n8n, ...(ctx.worker ? [ctx.worker] : []), ...ctx.webhooks])
 		await process.start();
 	await ctx.n8n.login();
