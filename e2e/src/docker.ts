@@ -291,6 +291,8 @@ function packagesHold(p: Project, tarball?: string): void {
 }
 
 const MOVE = '/home/node/.n8n/move';
+/** n8n's main process as every container of the compose files reaches it. */
+const INSIDE_URL = 'http://n8n:5678';
 
 /**
  * One instance on SQLite: the package loads, a callback wait resumes through the proxy, a big video is
@@ -303,7 +305,8 @@ async function oneInstance(input: PartInput, p: Project, base: string): Promise<
 	checks.begin(`docker: one instance (${ONE_FILE})`);
 	try {
 		const ctx = await up(input, p, ONE_FILE, [], services, base, 'docker-one');
-		ctx.credentials = await createCredentials(ctx.n8n, sim);
+		// Recover Waits reaches n8n by its service's name from inside the containers (docs/deployment.md).
+		ctx.credentials = await createCredentials(ctx.n8n, sim, INSIDE_URL);
 		await checkToolVariant(ctx);
 		checks.begin('docker: one instance, Create and Wait by callback through the proxy, 2 items');
 		await runCallbackWait(ctx, 2);
@@ -390,7 +393,7 @@ async function queueMode(
 		const main = p.containers('n8n')[0];
 		checks.equal('two webhook processes run', webhooks.length, 2);
 		await checkToolVariant(ctx);
-		for (const example of ['image-scheduled-generation', 'video-trigger']) {
+		for (const example of ['image-scheduled-generation', 'video-trigger', 'video-recover-waits']) {
 			checks.begin(`docker: queue mode, examples/${example}.json with the moved credentials`);
 			const record = await runExample(ctx, join(examplesDir, `${example}.json`));
 			if (record) {

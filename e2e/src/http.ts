@@ -95,7 +95,8 @@ export async function signIn(base: string, owner: { email: string; password: str
 		method: 'POST',
 		body: { emailOrLdapLoginId: owner.email, password: owner.password },
 	});
-	if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.status} ${answer.text().slice(0, 300)}`);
+	if (answer.status !== 200)
+		throw new Error(`sign-in failed: ${answer.status} ${answer.text().slice(0, 300)}`);
 	const cookies = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
 	const auth = cookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 	if (!auth) throw new Error('sign-in gave no n8n-auth cookie');

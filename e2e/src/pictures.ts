@@ -15,7 +15,14 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { closeNode, launchChromium, login, newPage, openNode } from './editor';
 import { repoRoot } from './n8n';
 import { outputDir } from './proc';
-import { credentialName, examplesDir, loadWorkflow, PACKAGE, withCredentials, type Context } from './workflows';
+import {
+	credentialName,
+	examplesDir,
+	loadWorkflow,
+	PACKAGE,
+	withCredentials,
+	type Context,
+} from './workflows';
 
 export const picturesDir = join(outputDir, 'browser', 'pictures');
 export const docsImagesDir = join(repoRoot, 'docs', 'images');

@@ -147,4 +147,3 @@ export async function waitFor<T>(
 		`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
 	);
 }
-

@@ -70,9 +70,14 @@ export function credentialName(type: string): string {
 
 /**
  * Creates one credential of each gateway type, pointing at the simulator, and Recover Waits' own:
- * this n8n's address (as it reaches itself here) and an API key of the owner.
+ * `inside`, n8n's address as its processes reach it (the suite's own n8n: its URL), and an API key
+ * of the owner.
  */
-export async function createCredentials(n8n: N8n, sim: Simulator): Promise<Record<string, string>> {
+export async function createCredentials(
+	n8n: N8n,
+	sim: Simulator,
+	inside = n8n.url,
+): Promise<Record<string, string>> {
 	const ids: Record<string, string> = {};
 	for (const [type, data] of Object.entries(sim.credentials())) {
 		ids[type] = await n8n.createCredential(type, credentialName(type), data);
@@ -81,7 +86,7 @@ export async function createCredentials(n8n: N8n, sim: Simulator): Promise<Recor
 	ids.generationGatewayN8nApi = await n8n.createCredential(
 		'generationGatewayN8nApi',
 		credentialName('generationGatewayN8nApi'),
-		{ baseUrl: n8n.url, apiKey, allowUnauthorizedCerts: false },
+		{ baseUrl: inside, apiKey, allowUnauthorizedCerts: false },
 	);
 	return ids;
 }
