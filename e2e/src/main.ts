@@ -29,8 +29,8 @@
  *             wait says in n8n's log and on its items that the package's own news
  *             is off, and still resumes by the gateway's callbacks (ownAddress.ts)
  *   recovery  waits left behind: n8n stopped while five waits' tasks end, started again; the
- *             example Video Wait → Recover Waits resumes each once (2.41.1, 1.123.81; one
- *             instance and queue mode) (recovery.ts)
+ *             example Video Wait → Recover Waits resumes each once (2.41.1 and 1.123.81 alone
+ *             and in queue mode, 2.0.3 alone) (recovery.ts)
  *   dev       `./scripts/run n8n` as a user runs it: the editor with the printed
  *             login, an example executed from it, reload on build, Ctrl-C (dev.ts)
  *   docker    the repository's docker/ folder (Dockerfile, compose files for one

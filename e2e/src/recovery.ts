@@ -106,22 +106,30 @@ export async function runRecovery(ctx: PackagedN8n, title: string): Promise<void
 	}
 }
 
-/** The part: the recovery on n8n 2.41.1 and 1.123.81, each on one instance and in queue mode. */
+/** The releases and set-ups the part proves: the suite's n8n and 1.123 each alone and in queue mode, 2.0 alone. */
+const SETUPS: Array<[string, { webhooks: number } | undefined]> = [
+	[N8N_VERSION, undefined],
+	[N8N_VERSION, { webhooks: 1 }],
+	['1.123.81', undefined],
+	['1.123.81', { webhooks: 1 }],
+	['2.0.3', undefined],
+];
+
+/** The part: the recovery on each of SETUPS, each its own n8n. */
 export async function runRecoveryPart(input: PartInput): Promise<void> {
-	for (const version of [N8N_VERSION, '1.123.81'])
-		for (const queue of [undefined, { webhooks: 1 }]) {
-			const title = `n8n ${version}${queue ? ', queue mode' : ''}`;
-			const label = `recovery-${version}${queue ? '-queue' : ''}`;
-			input.checks.begin(`recovery: ${title}`);
-			let ctx: PackagedN8n | undefined;
-			try {
-				ctx = await startN8n(input, { name: label, version, queue });
-				const started = ctx;
-				await input.checks.timed(label, async () => await runRecovery(started, title));
-			} catch (error) {
-				input.checks.broke(`recovery: ${title}`, error);
-			} finally {
-				await ctx?.stop();
-			}
+	for (const [version, queue] of SETUPS) {
+		const title = `n8n ${version}${queue ? ', queue mode' : ''}`;
+		const label = `recovery-${version}${queue ? '-queue' : ''}`;
+		input.checks.begin(`recovery: ${title}`);
+		let ctx: PackagedN8n | undefined;
+		try {
+			ctx = await startN8n(input, { name: label, version, queue });
+			const started = ctx;
+			await input.checks.timed(label, async () => await runRecovery(started, title));
+		} catch (error) {
+			input.checks.broke(`recovery: ${title}`, error);
+		} finally {
+			await ctx?.stop();
 		}
+	}
 }
