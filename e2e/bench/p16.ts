@@ -21,6 +21,7 @@
  *   is gone; the gateway's callbacks that get through, and Recover Waits, resume the executions.
  * - `wait-down`: as `wait`, but every n8n process is stopped once they all wait, the tasks end while
  *   n8n is down (every final callback refused), and n8n starts again: Recover Waits alone resumes.
+ * GG_P16_KILL=1: `wait-restart` kills the starting process (`kill -9`) instead of stopping it.
  * With `wait-restart` or `wait-down` among the rows, the example video-recover-waits.json (every
  * minute) is active; GG_P16_RECOVER=0 leaves it off (what the rows do without it).
  * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
@@ -417,7 +418,8 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 
 	if (row.way === 'wait-restart') {
 		const starter = started.worker ?? n8n;
-		await starter.stop();
+		if (process.env.GG_P16_KILL === '1') await starter.kill();
+		else await starter.stop();
 		await starter.start();
 		if (starter === n8n) await n8n.login();
 		await waitUntil(

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort, http, restCall, signIn } from './http';
-import { run, start, stop, waitFor, type Proc } from './proc';
+import { kill, run, start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
 export const repoRoot = join(e2eDir, '..');
@@ -277,6 +277,11 @@ export class N8n {
 
 	async stop(): Promise<void> {
 		if (this.proc) await stop(this.proc);
+	}
+
+	/** `kill -9`, as a crash or an orchestrator's hard stop: the process gets no chance to finish anything. */
+	async kill(): Promise<void> {
+		if (this.proc) await kill(this.proc);
 	}
 
 	/** A REST call with the owner's cookie; throws on a status >= 400 unless `allow` lists it. */

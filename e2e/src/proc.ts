@@ -79,6 +79,13 @@ export async function stop(proc: Proc, graceMs = 15_000): Promise<void> {
 	signalGroup(proc, 'SIGKILL'); // children left behind in the group
 }
 
+/** SIGKILL to the process group at once (`kill -9`: nothing of the process gets to finish). */
+export async function kill(proc: Proc): Promise<void> {
+	if (!running.has(proc)) return;
+	signalGroup(proc, 'SIGKILL');
+	await proc.exited;
+}
+
 export async function stopAll(): Promise<void> {
 	await Promise.all([...running].reverse().map((p) => stop(p)));
 }
