@@ -5,6 +5,7 @@ import { isCertificateError, networkCodeOf } from './errors';
 import type { Clock } from './time';
 import { systemClock } from './time';
 import { originOf, printableUrl } from './urls';
+import { PROBE_TIMEOUT_MS, VERDICT_FRESH_MS } from './waitClocks';
 
 /**
  * Whether this n8n process can reach n8n's own public address, where the
@@ -60,9 +61,6 @@ export function unreachableCause(error: unknown): Unreachable {
 const warned = new Set<UnreachableCause>();
 /** The last verdict on each origin this process posted to, for the next wait's hint. */
 const lastVerdict = new BoundedMap<string, { at: number; unreachable?: Unreachable }>(64);
-/** A verdict older than this is checked again before it is shown on a wait. */
-export const VERDICT_FRESH_MS = 10 * 60_000;
-const PROBE_TIMEOUT_MS = 10_000;
 
 /** The line n8n's log gets, once per cause and process. */
 export function unreachableLine(url: string, unreachable: Unreachable): string {

@@ -8,32 +8,25 @@ import type { Unreachable } from './ownAddress';
 import { noteReachability, unreachableCause } from './ownAddress';
 import { printableUrl } from './urls';
 import { isTerminalStatus } from './videoTask';
+import type { WatchSchedule } from './waitClocks';
+import {
+	DELIVERY_TIMEOUT_MS,
+	MAX_WATCHES,
+	WATCH_DELIVERIES_AT_ONCE,
+	WATCH_READS_AT_ONCE,
+	WATCH_SCHEDULE,
+} from './waitClocks';
 
 /**
  * The package's own news of finished tasks, for when the gateway's callback
  * does not get through n8n: n8n drops or refuses requests when it is busy, and a
  * gateway may not call again. The n8n process that sent a callback address
  * keeps watching its tasks: it reads every task whose outcome it does not
- * know yet every 30 s; once all are final it leaves the gateway's own callback
+ * know yet at a steady pace (waitClocks.ts); once all are final it leaves the gateway's own callback
  * a head start, then posts the news to the callback address itself, a few at
  * a time per process, again while n8n refuses or times out, until the watch's
  * deadline. Nothing is posted once the process knows the news got through.
  */
-
-export interface WatchSchedule {
-	/** Between two reads of a task whose outcome is not known. */
-	readEveryMs: number;
-	/** From the moment every task is known final to the first delivery: the gateway's callback goes first. */
-	headStartMs: number;
-	/** The pauses between deliveries that n8n did not take (the last one repeats). */
-	againAfterMs: number[];
-}
-
-export const WATCH_SCHEDULE: WatchSchedule = {
-	readEveryMs: 30_000,
-	headStartMs: 15_000,
-	againAfterMs: [5_000, 10_000, 20_000, 40_000, 60_000],
-};
 
 /** What n8n made of one delivery: taken (or nobody will ever take it), or to be sent again later. */
 export type DeliveryVerdict = 'done' | 'again';
@@ -59,10 +52,6 @@ export interface Watch {
 /** How a watch ended: the process saw the news arrive, the watch delivered it, or its deadline passed. */
 export type WatchEnd = 'delivered' | 'posted' | 'deadline';
 
-/** Per process: reads and deliveries of every watch share these, so the watches' news never comes as a burst. */
-const WATCH_READS_AT_ONCE = 8;
-const WATCH_DELIVERIES_AT_ONCE = 4;
-
 export interface WatchSlots {
 	reads: Limiter;
 	deliveries: Limiter;
@@ -86,7 +75,7 @@ export async function watchTasks(
 		if (!readFailed)
 			watch.log?.(
 				'warn',
-				`could not read video task ${taskId} (read again in 30 s): ${(error as Error).message}`,
+				`could not read video task ${taskId} (read again in ${schedule.readEveryMs / 1000} s): ${(error as Error).message}`,
 			);
 		readFailed = true;
 		return undefined;
@@ -119,9 +108,6 @@ export async function watchTasks(
 		if (!(await pause(againAfterMs[Math.min(attempt, againAfterMs.length - 1)]))) return 'deadline';
 	}
 }
-
-/** Watches one process keeps at once: each holds what its reads need until its deadline. */
-export const MAX_WATCHES = 2_000;
 
 export interface WatchCount {
 	active: number;
@@ -162,9 +148,6 @@ export function startWatch(
 	void watchTasks(watch, clock).finally(() => count.active--);
 	return true;
 }
-
-/** A delivery waits this long for n8n's answer: n8n drops a request whose sender hung up before it read the body. */
-const DELIVERY_TIMEOUT_MS = 60_000;
 
 export interface PostAnswer {
 	/** 0: no answer (refused connection, timeout). */

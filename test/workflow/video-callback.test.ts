@@ -3,8 +3,10 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
-import { CONFIRMATIONS_AT_ONCE } from '../../nodes/GenerationGateway/actions/video/wait/callback/answer';
-import { RETRY_AFTER_SECONDS as CALLBACK_RETRY_AFTER_SECONDS } from '../../nodes/shared/confirmWindow';
+import {
+	CONFIRMATIONS_AT_ONCE,
+	RETRY_AFTER_SECONDS as CALLBACK_RETRY_AFTER_SECONDS,
+} from '../../nodes/shared/waitClocks';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/options';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';

@@ -2,8 +2,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { UnreachableCause } from '../../../nodes/shared/ownAddress';
+import { VERDICT_FRESH_MS } from '../../../nodes/shared/waitClocks';
 import {
-	VERDICT_FRESH_MS,
 	forgetReachability,
 	isOwnWebhookAddress,
 	noteReachability,

@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { createLimiter } from '../../../nodes/shared/concurrency';
 import type { DeliveryVerdict, Watch } from '../../../nodes/shared/watch';
-import { WATCH_SCHEDULE, deliveryVerdict, startWatch, watchTasks } from '../../../nodes/shared/watch';
+import { deliveryVerdict, startWatch, watchTasks } from '../../../nodes/shared/watch';
+import { WATCH_SCHEDULE } from '../../../nodes/shared/waitClocks';
 import { FakeClock } from './fakeClock';
 
 const START = 1_000_000;

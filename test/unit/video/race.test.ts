@@ -4,8 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FakeClock } from '../shared/fakeClock';
 
+import { CLAIM_HOLD_MS, OTHERS_READ_AGAIN_MS, OTHERS_READS_PER_TASK } from '../../../nodes/shared/waitClocks';
 import {
-	CLAIM_HOLD_MS,
 	CallbackMemory,
 	claimHolds,
 	handOver,
@@ -15,10 +15,8 @@ import {
 	tryClaim,
 } from '../../../nodes/GenerationGateway/actions/video/wait/callback/memory';
 import {
-	OTHERS_READS_PER_TASK,
 	answerFinal,
 	confirmOwnTask,
-	OTHERS_READ_AGAIN_MS,
 	othersMayRead,
 	ownCallbackFailed,
 	readAfter,
@@ -45,7 +43,7 @@ describe('the claim of the resume', () => {
 		[
 			'items handed over a minute ago and the execution still waiting',
 			{ since: T0, handedOver: T0 + 5 },
-			T0 + 5 + CLAIM_HOLD_MS.handedOver,
+			T0 + 5 + CLAIM_HOLD_MS,
 			false,
 		],
 	])('%s', (_name, claim, now, holds) => {
@@ -323,10 +321,10 @@ describe("othersMayRead: reads of a task by the other tasks' callbacks are bound
 		expect(othersMayRead(memory, 'video_b', slots, T0)).toBe(false);
 		// A slot with an error has no task: it is never waited for.
 		known(memory, 'video_a', 'video_c');
-		expect([othersMayRead(memory, 'video_b', slots, T0), othersMayRead(memory, 'video_b', slots, T0)]).toEqual([
-			true,
-			true,
-		]);
+		expect([
+			othersMayRead(memory, 'video_b', slots, T0),
+			othersMayRead(memory, 'video_b', slots, T0),
+		]).toEqual([true, true]);
 	});
 
 	it.each([

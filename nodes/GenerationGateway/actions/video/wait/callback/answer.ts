@@ -3,11 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BoundedMap } from '../../../../../shared/boundedMap';
 import { createLimiter } from '../../../../../shared/concurrency';
-import { DEFAULT_CONFIRM_SCHEDULE } from '../../../../../shared/confirmWindow';
 import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
 import type { Clock } from '../../../../../shared/time';
 import { systemClock } from '../../../../../shared/time';
 import { answerCallback, readCallbackBody, readTask } from '../../../../../shared/videoTask';
+import { CONFIRMATIONS_AT_ONCE, DEFAULT_CONFIRM_SCHEDULE } from '../../../../../shared/waitClocks';
 import { finishAll } from './finish';
 import { calledBackInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
@@ -54,9 +54,6 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [WAIT_PATH, ''].map(
 	restartWebhook: true,
 	isFullPath: true,
 }));
-
-/** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
-export const CONFIRMATIONS_AT_ONCE = 16;
 
 /**
  * Stored task lists this process has read or is reading, by file id: a file

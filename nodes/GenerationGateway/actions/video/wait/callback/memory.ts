@@ -2,21 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { BoundedMap } from '../../../../../shared/boundedMap';
 import type { Limiter } from '../../../../../shared/concurrency';
-import { MAX_WAIT_DEADLINE_MS } from '../../../../../shared/polling';
 import { isTerminalStatus } from '../../../../../shared/videoTask';
+import { CLAIM_HOLD_MS, MAX_WAIT_MEMORIES, WAIT_MEMORY_LIFETIME_MS } from '../../../../../shared/waitClocks';
 import type { CallbackState } from './taskList';
 
 /**
  * What one n8n process remembers of a waiting execution between its
  * callbacks (race.ts says what for), and the claim of its resume.
  */
-
-/** How long a claim holds after its callback handed items to n8n (while it builds them, it holds). */
-export const CLAIM_HOLD_MS = { handedOver: 60_000 };
-
-/** Entries kept at most (the oldest go first); an entry also goes once its wait is surely over. */
-const MAX_ENTRIES = 1000;
-const ENTRY_LIFETIME_MS = MAX_WAIT_DEADLINE_MS + 60 * 60_000;
 
 export interface PendingRead {
 	/** The tick at which the read was sent. */
@@ -57,7 +50,7 @@ export interface WaitMemory {
 export class CallbackMemory {
 	private readonly entries: BoundedMap<string, WaitMemory>;
 
-	constructor(maxEntries = MAX_ENTRIES) {
+	constructor(maxEntries = MAX_WAIT_MEMORIES) {
 		this.entries = new BoundedMap(maxEntries);
 	}
 
@@ -69,7 +62,7 @@ export class CallbackMemory {
 	of(key: string, now: number): WaitMemory {
 		const known = this.entries.get(key);
 		if (known) return known;
-		this.entries.dropWhere((entry) => now - entry.createdAt > ENTRY_LIFETIME_MS);
+		this.entries.dropWhere((entry) => now - entry.createdAt > WAIT_MEMORY_LIFETIME_MS);
 		const created: WaitMemory = {
 			finals: new Map(),
 			reads: new Map(),
@@ -107,7 +100,7 @@ export function claimHolds(memory: WaitMemory, now: number): boolean {
 	if (claim.handedOver === undefined) return true;
 	// A request that reaches webhook() found the execution still waiting: a minute after
 	// the items were handed over, n8n evidently did not resume with them.
-	return now - claim.handedOver < CLAIM_HOLD_MS.handedOver;
+	return now - claim.handedOver < CLAIM_HOLD_MS;
 }
 
 /** Claims the resume if nobody holds it; synchronous, so one of racing callbacks wins. */

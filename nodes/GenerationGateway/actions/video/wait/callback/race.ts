@@ -4,6 +4,7 @@ import { joinOrOpen, notConfirmedYet } from '../../../../../shared/confirmWindow
 import type { Clock } from '../../../../../shared/time';
 import type { ConfirmFinalOptions } from '../../../../../shared/videoTask';
 import { confirmFinal, isTerminalStatus } from '../../../../../shared/videoTask';
+import { OTHERS_READ_AGAIN_MS, OTHERS_READS_PER_TASK } from '../../../../../shared/waitClocks';
 import type { PendingRead, WaitMemory } from './memory';
 import { claimHolds, tick, tryClaim } from './memory';
 import type { TaskSlot } from './taskList';
@@ -85,11 +86,6 @@ export async function readAfter(
 	memory.reads.set(taskId, started);
 	return await started.promise;
 }
-
-/** Reads of one task by the other tasks' callbacks, per process, before only the last unknown one reads it. */
-export const OTHERS_READS_PER_TASK = 2;
-/** After this long without such a read the bound starts again: a late callback or the package's own post may read. */
-export const OTHERS_READ_AGAIN_MS = 30_000;
 
 /**
  * Whether a final callback that confirmed its own task may read `taskId`,
