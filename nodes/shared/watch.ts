@@ -179,9 +179,18 @@ async function postNews(ctx: IExecuteFunctions, url: string, record: IDataObject
 	}
 }
 
-/** n8n busy (no answer, 429, 5xx): again later; any other answer is n8n's last word on this news. */
+/** n8n's words while another request resumes the execution (its 409): that resume may still fail. */
+const RESUMING_NOW = /is running already/i;
+
+/**
+ * n8n busy (no answer, 429, 5xx) or resuming the execution through another
+ * request now: again later; any other answer is n8n's last word on this news.
+ */
 export function deliveryVerdict(answer: PostAnswer): DeliveryVerdict {
-	return answer.status === 0 || answer.status === 429 || answer.status >= 500 ? 'again' : 'done';
+	const { status, body } = answer;
+	if (status === 0 || status === 429 || status >= 500) return 'again';
+	const message = typeof body === 'string' ? body : (body as { message?: unknown } | undefined)?.message;
+	return status === 409 && RESUMING_NOW.test(String(message ?? '')) ? 'again' : 'done';
 }
 
 /** Posts a task's news to a callback address, writes what n8n answered to n8n's log, and judges it. */

@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createLimiter } from '../../../nodes/shared/concurrency';
-import type { DeliveryVerdict, Watch } from '../../../nodes/shared/watch';
+import type { DeliveryVerdict, PostAnswer, Watch } from '../../../nodes/shared/watch';
 import { deliveryVerdict, startWatch, watchTasks } from '../../../nodes/shared/watch';
 import { WATCH_SCHEDULE } from '../../../nodes/shared/waitClocks';
 import { FakeClock } from './fakeClock';
@@ -150,6 +150,27 @@ describe('deliveryVerdict', () => {
 		[504, 'again'],
 	])('HTTP %s: %s', (status, verdict) => {
 		expect(deliveryVerdict({ status, body: {} })).toBe(verdict);
+	});
+
+	it.each<[string, DeliveryVerdict, PostAnswer]>([
+		// n8n's words while another request resumes the execution: that resume may still fail.
+		[
+			'409 "is running already"',
+			'again',
+			{ status: 409, body: { code: 409, message: 'The execution "7" is running already.' } },
+		],
+		[
+			'409 "has finished already"',
+			'done',
+			{ status: 409, body: { code: 409, message: 'The execution "7 has finished already.' } },
+		],
+		[
+			'409 "has finished with error"',
+			'done',
+			{ status: 409, body: { code: 409, message: 'The execution "7" has finished with error.' } },
+		],
+	])('%s: %s', (_what, verdict, answer) => {
+		expect(deliveryVerdict(answer)).toBe(verdict);
 	});
 });
 

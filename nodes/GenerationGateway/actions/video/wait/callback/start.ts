@@ -181,15 +181,19 @@ function leaveForTimeout(
 	}
 }
 
+/** The node's own answers that leave the wait undecided: a task still checked, a resume built or handed to n8n. */
+const UNDECIDED = ['waiting', 'resuming', 'resumed'];
+
 /**
  * What n8n made of the package's own delivery to the wait's address: the wait
- * still checking a task is asked again later; an execution that runs (it
- * resumed: the first post comes long after the wait began), finished, is gone
- * or waits at another node (404) ends the watch, as does any answer but n8n busy.
+ * still checking a task, or a resume under way (built by a callback, handed
+ * to n8n, or started by n8n: each may still fail), is asked again later; an
+ * execution that finished, is gone or waits at another node (404) ends the
+ * watch, as does any answer but n8n busy.
  */
 export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
 	const body = (answer.body ?? {}) as IDataObject;
-	if (answer.status === 200 && body.waiting !== undefined) return 'again';
+	if (answer.status === 200 && UNDECIDED.some((key) => body[key] !== undefined)) return 'again';
 	return deliveryVerdict(answer);
 }
 
