@@ -24,8 +24,9 @@ import {
  * keeps watching its tasks: it reads every task whose outcome it does not
  * know yet at a steady pace (waitClocks.ts); once all are final it leaves the gateway's own callback
  * a head start, then posts the news to the callback address itself, a few at
- * a time per process, again while n8n refuses or times out, until the watch's
- * deadline. Nothing is posted once the process knows the news got through.
+ * a time per process, again while n8n refuses, until n8n's last word on it or
+ * the watch's deadline. A resume under way in this process (a callback builds
+ * it, or handed it to n8n moments ago) only pauses the posts: it may fail.
  */
 
 /** What n8n made of one delivery: taken (or nobody will ever take it), or to be sent again later. */
@@ -38,8 +39,10 @@ export interface Watch {
 	until: number;
 	/** A final record this process already has (a callback confirmed it): no read needed. */
 	known(taskId: string): IDataObject | undefined;
-	/** Whether this process saw the news get through (the execution resumed, the workflow started). */
-	delivered(): boolean;
+	/** Whether this process saw the news get through for good (the trigger's workflow started). */
+	delivered?(): boolean;
+	/** Whether a resume is under way in this process: the posts wait, since it may still fail. */
+	paused?(): boolean;
 	read(taskId: string): Promise<IDataObject>;
 	/** One delivery of the final records, in `taskIds` order. */
 	deliver(records: IDataObject[]): Promise<DeliveryVerdict>;
@@ -62,7 +65,7 @@ const processSlots: WatchSlots = {
 	deliveries: createLimiter(WATCH_DELIVERIES_AT_ONCE),
 };
 
-/** Reads and delivers until the news got through or the deadline passed; never throws. */
+/** Reads and delivers until n8n's last word on the news or the deadline; never throws. */
 export async function watchTasks(
 	watch: Watch,
 	clock: Clock = systemClock,
@@ -87,7 +90,7 @@ export async function watchTasks(
 	};
 	while (finals.size < watch.taskIds.length) {
 		if (!(await pause(schedule.readEveryMs))) return 'deadline';
-		if (watch.delivered()) return 'delivered';
+		if (watch.delivered?.()) return 'delivered';
 		for (const taskId of watch.taskIds) {
 			if (finals.has(taskId)) continue;
 			const known = watch.known(taskId);
@@ -100,12 +103,16 @@ export async function watchTasks(
 	}
 	if (!(await pause(schedule.headStartMs))) return 'deadline';
 	const records = watch.taskIds.map((taskId) => finals.get(taskId)!);
-	for (let attempt = 0; ; attempt++) {
-		if (watch.delivered()) return 'delivered';
+	const { againAfterMs } = schedule;
+	for (let attempt = 0; ; ) {
+		if (watch.delivered?.()) return 'delivered';
+		if (watch.paused?.()) {
+			if (!(await pause(schedule.readEveryMs))) return 'deadline';
+			continue;
+		}
 		const verdict = await slots.deliveries(async () => await watch.deliver(records)).catch(() => 'again');
 		if (verdict === 'done') return 'posted';
-		const { againAfterMs } = schedule;
-		if (!(await pause(againAfterMs[Math.min(attempt, againAfterMs.length - 1)]))) return 'deadline';
+		if (!(await pause(againAfterMs[Math.min(attempt++, againAfterMs.length - 1)]))) return 'deadline';
 	}
 }
 

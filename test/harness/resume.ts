@@ -211,7 +211,7 @@ export interface WaitingAnswer {
 	headers: Record<string, string>;
 	/** This request resumed the execution (won n8n's resume). */
 	resumed: boolean;
-	/** webhook() returned items, but another request had resumed the execution first. */
+	/** webhook() returned items, but another request had resumed the execution first, or n8n did not start the resume (`loseResume`). */
 	lostResume: boolean;
 	/** Credentials n8n loaded for this request's webhook() (the resumed run's own not counted). */
 	credentialLoads: number;
@@ -260,6 +260,13 @@ interface ExecutionRow {
  */
 export class WaitingExecutions {
 	readonly deliveries: WaitingDelivery[] = [];
+
+	/**
+	 * Requests whose items n8n does not resume with, although webhook() returned them (n8n failing
+	 * between the node's answer and the run: a crash, a database error): the caller gets the node's
+	 * own answer and the execution stays waiting.
+	 */
+	loseResume: ((request: WaitingRequest) => boolean) | undefined;
 
 	private readonly rows = new Map<string, ExecutionRow>();
 
@@ -460,7 +467,7 @@ export class WaitingExecutions {
 			return keep(200, result.webhookResponse ?? { message: 'Webhook call received' });
 		}
 		// ActiveExecutions.add: update the row only if it is still waiting.
-		if (row.status !== 'waiting') {
+		if (row.status !== 'waiting' || this.loseResume?.(request)) {
 			if (own) return keep(own.status, own.body, true);
 			return keep(500, { message: 'There was a problem executing the workflow' }, true);
 		}
@@ -555,7 +562,9 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		// Assigned once the receiver, whose handler refers to it, has started.
 		// eslint-disable-next-line prefer-const
 		let server: WaitingWebhookServer | undefined;
-		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request), { untrusted });
+		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request), {
+			untrusted,
+		});
 		server = new WaitingWebhookServer(receiver, credentials);
 		return server;
 	}

@@ -114,6 +114,40 @@ describe('watchTasks', () => {
 		expect(g.deliveries.map(([, at]) => at)).toEqual([45_000, 50_000, 60_000]);
 	});
 
+	/** A claim in force over [from, to) ms after START: a callback builds the resume, or handed it to n8n. */
+	it.each<[string, [number, number], number[], string]>([
+		// The build fails (the claim is released): the watch posts once the claim is gone.
+		['a claim built as the tasks end, then released', [10_000, 130_000], [135_000], 'posted'],
+		// Handed over, n8n never resumed: the hold passes and the watch posts.
+		[
+			'a claim handed over as the first post was due, its resume never started',
+			[40_000, 100_000],
+			[105_000],
+			'posted',
+		],
+		['a claim still in force at the deadline', [40_000, 10_000_000], [], 'deadline'],
+	])(
+		'%s: the watch only pauses its posts, looking again every 30 s',
+		async (_what, [from, to], posts, end) => {
+			const f = fixture({ a: 0 }, ['done'], START + 600_000);
+			const watch: Watch = {
+				taskIds: ['a'],
+				until: START + 600_000,
+				known: () => undefined,
+				delivered: () => false,
+				paused: () => f.clock.now() - START >= from && f.clock.now() - START < to,
+				read: async (id) => ({ id, status: 'completed' }),
+				deliver: async (records) => {
+					f.deliveries.push([records.map((r) => String(r.id)), f.clock.now() - START]);
+					return 'done';
+				},
+			};
+			const slots = { reads: createLimiter(1), deliveries: createLimiter(1) };
+			await expect(watchTasks(watch, f.clock, WATCH_SCHEDULE, slots)).resolves.toBe(end);
+			expect(f.deliveries.map(([, at]) => at)).toEqual(posts);
+		},
+	);
+
 	it('a read that fails is no answer: the task is read again at the next round', async () => {
 		const f = fixture({ a: 0 });
 		let failures = 1;

@@ -199,8 +199,8 @@ export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
 
 /**
  * Keeps watching the tasks from this process (shared/watch.ts): when they are
- * final and no callback has resumed the execution here, the news is posted to
- * the wait's address, where answer.ts answers it as any callback. False when
+ * final and no resume is under way here, the news is posted to the wait's
+ * address, where answer.ts answers it as any callback. False when
  * the process keeps its most watches already (startWatch).
  */
 function watchWait(
@@ -219,7 +219,7 @@ function watchWait(
 			taskIds,
 			until: deadline.getTime(),
 			known: (taskId) => memory.finals.get(taskId),
-			delivered: () => claimHolds(memory, clock.now()),
+			paused: () => claimHolds(memory, clock.now()),
 			read: async (taskId) =>
 				(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1, clock })).record,
 			onFinal: (record) => rememberFinals(memory, [record]),
