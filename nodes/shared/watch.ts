@@ -157,7 +157,7 @@ export function startWatch(
 }
 
 export interface PostAnswer {
-	/** 0: no answer (refused connection, timeout). */
+	/** 0: no answer (refused connection, no answer within the post's timeout). */
 	status: number;
 	body: unknown;
 	/** Why there was no answer. */
@@ -189,12 +189,18 @@ async function postNews(ctx: IExecuteFunctions, url: string, record: IDataObject
 /** n8n's words while another request resumes the execution (its 409): that resume may still fail. */
 const RESUMING_NOW = /is running already/i;
 
+/** A post n8n held open past its timeout: n8n does so while the execution waits at a node followed by a Wait or Form node. */
+const heldOpen = (answer: PostAnswer) => answer.status === 0 && answer.unreachable?.cause === 'timeout';
+
 /**
- * n8n busy (no answer, 429, 5xx) or resuming the execution through another
- * request now: again later; any other answer is n8n's last word on this news.
+ * n8n busy (refused, 429, 5xx) or resuming the execution through another
+ * request now: again later. A post held past its timeout is not sent again
+ * (each would load the execution once more); any other answer is n8n's last
+ * word on this news.
  */
 export function deliveryVerdict(answer: PostAnswer): DeliveryVerdict {
 	const { status, body } = answer;
+	if (heldOpen(answer)) return 'done';
 	if (status === 0 || status === 429 || status >= 500) return 'again';
 	const message = typeof body === 'string' ? body : (body as { message?: unknown } | undefined)?.message;
 	return status === 409 && RESUMING_NOW.test(String(message ?? '')) ? 'again' : 'done';
@@ -209,8 +215,13 @@ export async function postToN8n(
 ): Promise<DeliveryVerdict> {
 	const answer = await postNews(ctx, url, record);
 	const verdict = judge(answer);
-	noteReachability(ctx.logger, url, answer.unreachable, now);
-	const said = answer.status ? `HTTP ${answer.status}` : `no answer: ${answer.unreachable?.said}`;
+	// A post that got no answer in time says nothing certain of the set-up.
+	if (!heldOpen(answer)) noteReachability(ctx.logger, url, answer.unreachable, now);
+	const said = heldOpen(answer)
+		? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s: n8n holds such a post open while the execution waits at a node followed by a Wait or Form node, or is too busy to answer; not posted again`
+		: answer.status
+			? `HTTP ${answer.status}`
+			: `no answer: ${answer.unreachable?.said}`;
 	ctx.logger.info(
 		`Generation Gateway: video task ${String(record.id)} is ${String(record.status)} and its callback did not come through here: posted it to ${printableUrl(url)} (${said}${verdict === 'again' ? ', to be posted again' : ''})`,
 	);

@@ -584,6 +584,14 @@ export class WaitingWebhookServer extends WaitingExecutions {
 	refuse: ((request: ReceivedRequest) => boolean) | undefined;
 	readonly refused: ReceivedRequest[] = [];
 
+	/**
+	 * Requests held open for `holdOpenMs` before n8n's 404, as n8n holds a request to a waiting
+	 * execution whose node is followed by a Wait or Form node: those `holdOpen` picks.
+	 */
+	holdOpen: ((request: ReceivedRequest) => boolean) | undefined;
+	holdOpenMs = 5 * 60_000;
+	readonly heldOpen: ReceivedRequest[] = [];
+
 	private async receive(
 		request: ReceivedRequest,
 	): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
@@ -592,6 +600,11 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		if (this.refuse?.(request)) {
 			this.refused.push(request);
 			return { status: 503, body: { code: 503, message: 'Database is not ready!' } };
+		}
+		if (this.holdOpen?.(request)) {
+			this.heldOpen.push(request);
+			await new Promise((resolve) => setTimeout(resolve, this.holdOpenMs));
+			return { status: 404, body: { code: 404, message: 'Not found' } };
 		}
 		const answer = await this.deliver(decodeURIComponent(match[1]), {
 			suffix: match[2] ?? '',

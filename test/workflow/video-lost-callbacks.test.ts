@@ -45,6 +45,7 @@ afterEach(() => {
 	tasks.secondCallbacks = { kind: 'default' };
 	n8n.refuse = undefined;
 	n8n.loseResume = undefined;
+	n8n.holdOpen = undefined;
 });
 
 /** The gateway's final callbacks go nowhere, once: n8n never hears of the final status from the gateway. */
@@ -166,6 +167,18 @@ describe('Create and Wait by callback: the final callback does not get through',
 		expect(mine().filter((d) => d.resumed)).toHaveLength(1);
 		// Once as the wait began, once by the final callback.
 		expect(reads(id)).toBe(2);
+	});
+
+	it('a post n8n holds open without answering is posted once: the watch ends at its timeout', async () => {
+		loseFinalCallbacks();
+		n8n.holdOpen = (request) => {
+			const body = request.body as IDataObject | undefined;
+			return isFinal(body?.status) && body?.prompt === 'held [after:40000]';
+		};
+		const { waiting, finalPosts } = await waitForOneVideo('held [after:40000]');
+		await virtualSleep(20 * 60_000);
+		expect(n8n.heldOpen.filter((r) => r.path.includes(`/${waiting.executionId}/`))).toHaveLength(1);
+		expect(finalPosts()).toEqual([]);
 	});
 
 	it('a gateway callback that comes after the package resumed the execution resumes nothing', async () => {

@@ -1,9 +1,11 @@
 /** The package's own news of finished tasks (nodes/shared/watch.ts), on a fake clock. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { UnreachableCause } from '../../../nodes/shared/ownAddress';
 
 import { createLimiter } from '../../../nodes/shared/concurrency';
 import type { DeliveryVerdict, PostAnswer, Watch } from '../../../nodes/shared/watch';
-import { deliveryVerdict, startWatch, watchTasks } from '../../../nodes/shared/watch';
+import { deliveryVerdict, postToN8n, startWatch, watchTasks } from '../../../nodes/shared/watch';
 import { WATCH_SCHEDULE } from '../../../nodes/shared/waitClocks';
 import { FakeClock } from './fakeClock';
 
@@ -186,6 +188,11 @@ describe('deliveryVerdict', () => {
 		expect(deliveryVerdict({ status, body: {} })).toBe(verdict);
 	});
 
+	const cause = (c: UnreachableCause): PostAnswer => ({
+		status: 0,
+		body: undefined,
+		unreachable: { cause: c, said: c, fix: '' },
+	});
 	it.each<[string, DeliveryVerdict, PostAnswer]>([
 		// n8n's words while another request resumes the execution: that resume may still fail.
 		[
@@ -203,8 +210,33 @@ describe('deliveryVerdict', () => {
 			'done',
 			{ status: 409, body: { code: 409, message: 'The execution "7" has finished with error.' } },
 		],
+		// n8n holds a post open while the execution waits at a node followed by a Wait or Form node.
+		["no answer within the post's timeout", 'done', cause('timeout')],
+		['a refused connection', 'again', cause('refused')],
+		['a connection that broke', 'again', cause('other')],
+		['a certificate n8n does not trust', 'again', cause('certificate')],
 	])('%s: %s', (_what, verdict, answer) => {
 		expect(deliveryVerdict(answer)).toBe(verdict);
+	});
+});
+
+describe('postToN8n: what n8n answered goes to its log', () => {
+	it('a post that got no answer in time is not sent again, and its one line says so', async () => {
+		const lines: string[] = [];
+		const ctx = {
+			logger: { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) },
+			helpers: {
+				httpRequest: async () => {
+					throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' });
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		const url = 'https://n8n.example.com/webhook-waiting/7/video-wait?signature=s';
+		const verdict = await postToN8n(ctx, url, { id: 'a', status: 'completed' }, { now: START });
+		expect(verdict).toBe('done');
+		expect(lines).toEqual([
+			expect.stringMatching(/no answer within 60 s.*Wait or Form node.*not posted again/),
+		]);
 	});
 });
 
