@@ -1,10 +1,6 @@
 import { MAX_WAIT_DEADLINE_MS } from './polling';
 
-/**
- * Every interval, hold and bound of a callback wait and of the package's own
- * news, side by side: they depend on each other, and waitClocks.test.ts
- * holds each relation between them.
- */
+/** Every interval, hold and bound of a callback wait and its backstop, side by side: they depend on each other. */
 
 export interface ConfirmSchedule {
 	/** The pauses before each read again, in order (the read that did not confirm is not counted). */
@@ -63,11 +59,8 @@ export const DELIVERY_TIMEOUT_MS = 60_000;
 export const WATCH_READS_AT_ONCE = 8;
 export const WATCH_DELIVERIES_AT_ONCE = 4;
 
-/** Watches one process keeps at once: each holds what its reads need until its deadline. */
-export const MAX_WATCHES = 2_000;
-
-/** Waits one process remembers between callbacks (the oldest go first). */
-export const MAX_WAIT_MEMORIES = 1_000;
+/** Waits one process watches, and remembers between callbacks, at once: a watched wait's memory is kept. */
+export const MAX_WAITS = 2_000;
 
 /** A wait's memory goes once the wait is surely over: its longest deadline and an hour. */
 export const WAIT_MEMORY_LIFETIME_MS = MAX_WAIT_DEADLINE_MS + 60 * 60_000;

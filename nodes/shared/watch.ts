@@ -11,22 +11,17 @@ import { isTerminalStatus } from './videoTask';
 import type { WatchSchedule } from './waitClocks';
 import {
 	DELIVERY_TIMEOUT_MS,
-	MAX_WATCHES,
+	MAX_WAITS,
 	WATCH_DELIVERIES_AT_ONCE,
 	WATCH_READS_AT_ONCE,
 	WATCH_SCHEDULE,
 } from './waitClocks';
 
 /**
- * The package's own news of finished tasks, for when the gateway's callback
- * does not get through n8n: n8n drops or refuses requests when it is busy, and a
- * gateway may not call again. The n8n process that sent a callback address
- * keeps watching its tasks: it reads every task whose outcome it does not
- * know yet at a steady pace (waitClocks.ts); once all are final it leaves the gateway's own callback
- * a head start, then posts the news to the callback address itself, a few at
- * a time per process, again while n8n refuses, until n8n's last word on it or
- * the watch's deadline. A resume under way in this process (a callback builds
- * it, or handed it to n8n moments ago) only pauses the posts: it may fail.
+ * The package's own news of finished tasks, for a callback that does not get through n8n (dropped or
+ * refused while n8n is busy; a gateway may not call again): the process that sent the callback address
+ * reads each task not known final, leaves the gateway's callback a head start, then posts the news itself,
+ * paced and retried, until n8n's last word on it or the deadline. A resume under way here only pauses it.
  */
 
 /** What n8n made of one delivery: taken (or nobody will ever take it), or to be sent again later. */
@@ -50,6 +45,8 @@ export interface Watch {
 	onFinal?(record: IDataObject): void;
 	/** Where the watch says that a read failed (the first time; each post is logged by postToN8n). */
 	log?(level: 'info' | 'warn', message: string): void;
+	/** Told once the watch has ended. */
+	ended?(): void;
 }
 
 /** How a watch ended: the process saw the news arrive, the watch delivered it, or its deadline passed. */
@@ -123,7 +120,7 @@ export interface WatchCount {
 	logged: boolean;
 }
 
-const processWatches: WatchCount = { active: 0, max: MAX_WATCHES, logged: false };
+const processWatches: WatchCount = { active: 0, max: MAX_WAITS, logged: false };
 
 /** The watches this process keeps now. */
 export function watchCount(): number {
@@ -152,7 +149,10 @@ export function startWatch(
 	}
 	count.active++;
 	if (count.active < count.max) count.logged = false;
-	void watchTasks(watch, clock).finally(() => count.active--);
+	void watchTasks(watch, clock).finally(() => {
+		count.active--;
+		watch.ended?.();
+	});
 	return true;
 }
 

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { BoundedMap } from '../../../../../shared/boundedMap';
 import type { Limiter } from '../../../../../shared/concurrency';
 import { isTerminalStatus } from '../../../../../shared/videoTask';
-import { CLAIM_HOLD_MS, MAX_WAIT_MEMORIES, WAIT_MEMORY_LIFETIME_MS } from '../../../../../shared/waitClocks';
+import { CLAIM_HOLD_MS, MAX_WAITS, WAIT_MEMORY_LIFETIME_MS } from '../../../../../shared/waitClocks';
 import type { CallbackState } from './taskList';
 
 /**
@@ -42,16 +42,23 @@ export interface WaitMemory {
 	readonly othersReads: Map<string, { count: number; at: number }>;
 	/** The callback resuming the execution: since when, and when it handed its items to n8n. */
 	claim?: { since: number; handedOver?: number };
+	/** This process watches the wait (shared/watch.ts): its memory stays while the watch runs. */
+	watched?: boolean;
 	readonly createdAt: number;
 	/** The counter that orders arrivals and reads. */
 	ticks: number;
 }
 
+/** Past its bound the oldest memory goes first, never one whose watch runs or whose claim holds. */
 export class CallbackMemory {
 	private readonly entries: BoundedMap<string, WaitMemory>;
+	private now = 0;
 
-	constructor(maxEntries = MAX_WAIT_MEMORIES) {
-		this.entries = new BoundedMap(maxEntries);
+	constructor(maxEntries = MAX_WAITS) {
+		this.entries = new BoundedMap(
+			maxEntries,
+			(entry) => entry.watched === true || claimHolds(entry, this.now),
+		);
 	}
 
 	get size(): number {
@@ -62,6 +69,7 @@ export class CallbackMemory {
 	of(key: string, now: number): WaitMemory {
 		const known = this.entries.get(key);
 		if (known) return known;
+		this.now = now;
 		this.entries.dropWhere((entry) => now - entry.createdAt > WAIT_MEMORY_LIFETIME_MS);
 		const created: WaitMemory = {
 			finals: new Map(),
