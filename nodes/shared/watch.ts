@@ -4,8 +4,8 @@ import type { Limiter } from './concurrency';
 import { createLimiter } from './concurrency';
 import type { Clock } from './time';
 import { systemClock } from './time';
-import type { Unreachable } from './ownAddress';
-import { noteReachability, unreachableCause } from './ownAddress';
+import type { PostAnswer } from './ownAddress';
+import { noteReachability, postToOwnAddress } from './ownAddress';
 import { printableUrl } from './urls';
 import { isTerminalStatus } from './videoTask';
 import type { WatchSchedule } from './waitClocks';
@@ -156,36 +156,6 @@ export function startWatch(
 	return true;
 }
 
-export interface PostAnswer {
-	/** 0: no answer (refused connection, no answer within the post's timeout). */
-	status: number;
-	body: unknown;
-	/** Why there was no answer. */
-	unreachable?: Unreachable;
-}
-
-/**
- * Posts a task's record to a callback address of this n8n, as the gateway's
- * callback would: no credential, nothing but the gateway's own record.
- */
-async function postNews(ctx: IExecuteFunctions, url: string, record: IDataObject): Promise<PostAnswer> {
-	try {
-		const response = (await ctx.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body: record,
-			json: true,
-			timeout: DELIVERY_TIMEOUT_MS,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-		})) as { statusCode?: number; body?: unknown };
-		return { status: Number(response.statusCode ?? 0), body: response.body };
-	} catch (error) {
-		return { status: 0, body: undefined, unreachable: unreachableCause(error) };
-	}
-}
-
 /** n8n's words while another request resumes the execution (its 409): that resume may still fail. */
 const RESUMING_NOW = /is running already/i;
 
@@ -213,10 +183,10 @@ export async function postToN8n(
 	record: IDataObject,
 	{ judge = deliveryVerdict, now }: { judge?: (answer: PostAnswer) => DeliveryVerdict; now: number },
 ): Promise<DeliveryVerdict> {
-	const answer = await postNews(ctx, url, record);
+	// Nothing but the gateway's own record.
+	const answer = await postToOwnAddress(ctx, url, record, DELIVERY_TIMEOUT_MS);
 	const verdict = judge(answer);
-	// A post that got no answer in time says nothing certain of the set-up.
-	if (!heldOpen(answer)) noteReachability(ctx.logger, url, answer.unreachable, now);
+	noteReachability(ctx.logger, url, answer, now);
 	const said = heldOpen(answer)
 		? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s: n8n holds such a post open while the execution waits at a node followed by a Wait or Form node, or is too busy to answer; not posted again`
 		: answer.status

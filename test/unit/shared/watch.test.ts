@@ -1,10 +1,10 @@
 /** The package's own news of finished tasks (nodes/shared/watch.ts), on a fake clock. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { UnreachableCause } from '../../../nodes/shared/ownAddress';
+import type { PostAnswer, UnreachableCause } from '../../../nodes/shared/ownAddress';
 
 import { createLimiter } from '../../../nodes/shared/concurrency';
-import type { DeliveryVerdict, PostAnswer, Watch } from '../../../nodes/shared/watch';
+import type { DeliveryVerdict, Watch } from '../../../nodes/shared/watch';
 import { deliveryVerdict, postToN8n, startWatch, watchTasks } from '../../../nodes/shared/watch';
 import { WATCH_SCHEDULE } from '../../../nodes/shared/waitClocks';
 import { FakeClock } from './fakeClock';

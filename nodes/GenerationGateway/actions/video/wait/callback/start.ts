@@ -6,10 +6,11 @@ import { gatewayFailureOf } from '../../../../../shared/errors';
 import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
 import type { Clock } from '../../../../../shared/time';
 import { systemClock } from '../../../../../shared/time';
-import type { DeliveryVerdict, PostAnswer } from '../../../../../shared/watch';
+import type { DeliveryVerdict } from '../../../../../shared/watch';
 import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
 import { MAX_WAITS } from '../../../../../shared/waitClocks';
 import { isTerminalStatus, readTask } from '../../../../../shared/videoTask';
+import type { PostAnswer } from '../../../../../shared/ownAddress';
 import { ownAddressUnreachable } from '../../../../../shared/ownAddress';
 import { printableUrl } from '../../../../../shared/urls';
 import { readRequestSettings } from '../../../descriptions';
@@ -117,7 +118,7 @@ export async function settleByCallback(
 
 	const timeoutMs = readWaitDeadlineMs(ctx, 0);
 	const deadline = new Date(startedAt + timeoutMs);
-	const unreachable = await ownAddressUnreachable(ctx, callbackUrl, clock);
+	const unreachable = ownAddressUnreachable(ctx, callbackUrl, clock);
 	// Taken just before its watch keeps it: nothing comes between that could let it go.
 	const memory = memoryOf(ctx.getExecutionId(), ctx.getNode().id, state, clock.now());
 	rememberFinals(
