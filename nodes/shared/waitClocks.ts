@@ -23,6 +23,9 @@ export interface WatchSchedule {
 /** What a gateway waits for the answer to a callback before it counts the call failed (webhook senders: 10 s and more). */
 export const GATEWAY_ANSWER_WAIT_MS = 10_000;
 
+/** A callback's first read of its own task, its wait for a request slot included: one attempt, answered (or 503) in time. */
+export const FIRST_READ_BOUND_MS = 8_000;
+
 /** A final callback's reads again while the gateway does not show the task final yet, and the window they fit in. */
 export const DEFAULT_CONFIRM_SCHEDULE: ConfirmSchedule = {
 	pausesMs: [1_000, 2_500, 4_000],

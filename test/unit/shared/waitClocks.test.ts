@@ -7,6 +7,7 @@ import {
 	CLAIM_HOLD_MS,
 	DEFAULT_CONFIRM_SCHEDULE,
 	DELIVERY_TIMEOUT_MS,
+	FIRST_READ_BOUND_MS,
 	GATEWAY_ANSWER_WAIT_MS,
 	OTHERS_READ_AGAIN_MS,
 	PROBE_TIMEOUT_MS,
@@ -21,6 +22,7 @@ const { windowMs } = DEFAULT_CONFIRM_SCHEDULE;
 
 describe('the clocks of a callback wait, against each other', () => {
 	it.each<[string, boolean]>([
+		["a callback's first read ends before its sender gives up", FIRST_READ_BOUND_MS < GATEWAY_ANSWER_WAIT_MS],
 		['the confirmation window ends before the sender gives up', windowMs < GATEWAY_ANSWER_WAIT_MS],
 		[
 			"a 503's Retry-After outlasts the window: the gateway's reads catch up meanwhile",
@@ -31,6 +33,10 @@ describe('the clocks of a callback wait, against each other', () => {
 			WATCH_SCHEDULE.headStartMs > GATEWAY_ANSWER_WAIT_MS,
 		],
 		['a post waits for n8n longer than a gateway does', DELIVERY_TIMEOUT_MS > GATEWAY_ANSWER_WAIT_MS],
+		[
+			"a post waits longer than the node's own answer takes (its first read, then the window): a post past its timeout was held",
+			DELIVERY_TIMEOUT_MS > FIRST_READ_BOUND_MS + windowMs,
+		],
 		[
 			"the claim holds until every request under way at the hand-over has ended (the longest: the package's own post)",
 			CLAIM_HOLD_MS >= DELIVERY_TIMEOUT_MS,

@@ -7,7 +7,11 @@ import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
 import type { Clock } from '../../../../../shared/time';
 import { systemClock } from '../../../../../shared/time';
 import { answerCallback, readCallbackBody, readTask } from '../../../../../shared/videoTask';
-import { CONFIRMATIONS_AT_ONCE, DEFAULT_CONFIRM_SCHEDULE } from '../../../../../shared/waitClocks';
+import {
+	CONFIRMATIONS_AT_ONCE,
+	DEFAULT_CONFIRM_SCHEDULE,
+	FIRST_READ_BOUND_MS,
+} from '../../../../../shared/waitClocks';
 import { finishAll } from './finish';
 import { calledBackInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
@@ -85,12 +89,8 @@ async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<Callba
 	return await reading;
 }
 
-/** A read of the confirmation window that got its request slot too late to be answered within the window. */
-class WindowPassed extends Error {
-	constructor() {
-		super('the confirmation window passed');
-	}
-}
+/** A read that got its request slot too late to be answered in time. */
+class NoTimeLeft extends Error {}
 
 /** Max Concurrent Requests as the webhook reads it (a webhook has no items). */
 function webhookConcurrency(ctx: IWebhookFunctions): number {
@@ -120,12 +120,12 @@ function readsOf(
 	const ownItem = slots.indexOf(taskId);
 	return {
 		own: async (timeoutMs?: number) => {
-			// A read of the window has one attempt and what is left of the window once it got its slot.
-			const until = timeoutMs === undefined ? undefined : clock.now() + timeoutMs;
+			// One attempt, with what is left once it got its slot: of the window, or of the first read's bound.
+			const until = clock.now() + (timeoutMs ?? FIRST_READ_BOUND_MS);
 			return await ownLimit(async () => {
-				if (until === undefined) return (await readTask(ctx, taskId, { itemIndex: ownItem, clock })).record;
 				const left = until - clock.now();
-				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs) throw new WindowPassed();
+				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs)
+					throw new NoTimeLeft(timeoutMs ? 'the confirmation window passed' : 'no read slot in time');
 				const options = { itemIndex: ownItem, attempts: 1, timeoutMs: left, clock };
 				return (await readTask(ctx, taskId, options)).record;
 			});

@@ -106,8 +106,7 @@ export function claimHolds(memory: WaitMemory, now: number): boolean {
 	if (!claim) return false;
 	// Building ends in handOver or releaseClaim: its reads and downloads each have a deadline.
 	if (claim.handedOver === undefined) return true;
-	// A request that reaches webhook() found the execution still waiting: a minute after
-	// the items were handed over, n8n evidently did not resume with them.
+	// Past the hold, a request that reaches webhook() found the execution still waiting: n8n did not resume.
 	return now - claim.handedOver < CLAIM_HOLD_MS;
 }
 

@@ -123,8 +123,8 @@ export function ownCallbackFailed(memory: WaitMemory, taskId: string): void {
  * or the task's confirmation (`confirmFinal`, opened by this callback or
  * joined), whose first read began after tick `arrived` and each read of the
  * window after the previous answer. `read` is given the time a read of the
- * window may take at most (none for the first read: the transport's usual
- * attempts). Rejects only when the first read fails.
+ * window may take at most (none for the first read: its own bound). Rejects
+ * only when the first read fails.
  */
 export async function confirmOwnTask(
 	memory: WaitMemory,
