@@ -22,22 +22,20 @@ import type { CallbackState, TaskSlot } from './taskList';
 import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeState } from './taskList';
 
 /**
- * The webhook side of a callback wait: one request of the gateway to the
- * execution's resume URL, while the execution waits. It may read the task
- * list the wait kept and the gateway's records of its tasks, and touch this
- * process's memory of the wait (race.ts); it resumes the execution by
- * returning items. Every request is answered by the node itself.
+ * The webhook side of a callback wait: one request to the wait's own address (the gateway's callback
+ * or the package's own post) while the execution waits. It may read the task list the wait kept and the
+ * gateway's records of its tasks, and touch this process's memory of the wait (race.ts); it resumes the
+ * execution by returning items. Every request is answered by the node itself.
  */
 
 /** The path a callback wait adds to the execution's resume URL: only this node's webhook answers it. */
 export const WAIT_PATH = 'video-wait';
 
 /**
- * The address a callback wait hands out: n8n's resume URL with the wait's own
- * path. n8n resumes whatever node an execution waits at through its bare
- * resume URL, so a call that comes late or twice would resume a later Wait
- * node; at this path n8n answers 404 unless the execution waits at a video
- * wait, which judges the call against its own tasks.
+ * The address a callback wait hands out: n8n's resume URL with the wait's own path. n8n resumes whatever
+ * node an execution waits at through its bare resume URL, so a late or repeated call would resume a later
+ * Wait node; at this path only a video wait answers, judging the call against its own tasks. At another
+ * node n8n answers 404, or holds the request open unanswered when that node is followed by a Wait or Form node.
  */
 export function waitAddress(resumeUrl: string): string {
 	const address = new URL(resumeUrl);

@@ -16,7 +16,7 @@ import type { TaskSlot } from './taskList';
  * them to one final callback; the rest are its parts, tested one by one.
  * The memory itself is memory.ts.
  *
- * - n8n gives a waiting node no lock: every request to the resume URL that
+ * - n8n gives a waiting node no lock: every request to the wait's address that
  *   finds the execution waiting runs `webhook()`, concurrently. The first
  *   callback that finds every task final claims the resume (in memory, before
  *   any download); the others answer 200 and leave it to that one.
