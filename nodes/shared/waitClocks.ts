@@ -36,10 +36,10 @@ export const DEFAULT_CONFIRM_SCHEDULE: ConfirmSchedule = {
 /** Seconds a callback answered 503 is asked to wait (Retry-After): long enough for the gateway's reads to catch up. */
 export const RETRY_AFTER_SECONDS = 30;
 
-/** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
+/** Reads of their own tasks a wait's callbacks make at once per process, at least: a burst behind one slot would answer late. */
 export const CONFIRMATIONS_AT_ONCE = 16;
 
-/** Reads of one task by the other tasks' callbacks, per process, before only the last unknown one reads it. */
+/** Reads of one task by the other tasks' callbacks, per process, before only the last unknown one reads it: bounded reads. */
 export const OTHERS_READS_PER_TASK = 2;
 
 /** After this long without such a read the bound starts again: a late callback or the package's own post may read. */
@@ -68,8 +68,8 @@ export const MAX_WAITS = 2_000;
 /** A wait's memory goes once the wait is surely over: its longest deadline and an hour. */
 export const WAIT_MEMORY_LIFETIME_MS = MAX_WAIT_DEADLINE_MS + 60 * 60_000;
 
-/** A verdict on n8n's own address older than this is checked again before it is shown on a wait. */
+/** A verdict on n8n's own address is shown on waits this long, then checked again: a set-up seldom changes, and posts renew it. */
 export const VERDICT_FRESH_MS = 10 * 60_000;
 
-/** The probe of n8n's own address waits this long for an answer. */
+/** The probe of n8n's own address waits this long for an answer: its verdict is in before the first wait's first post. */
 export const PROBE_TIMEOUT_MS = 10_000;

@@ -123,7 +123,9 @@ function readsOf(
 			return await ownLimit(async () => {
 				const left = until - clock.now();
 				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs)
-					throw new NoTimeLeft(timeoutMs ? 'the confirmation window passed' : 'no read slot in time');
+					throw new NoTimeLeft(
+						timeoutMs === undefined ? 'no read slot in time' : 'the confirmation window passed',
+					);
 				const options = { itemIndex: ownItem, attempts: 1, timeoutMs: left, clock };
 				return (await readTask(ctx, taskId, options)).record;
 			});
