@@ -28,7 +28,7 @@ export class GenerationGateway implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions(),
-		// Video Create and Wait's callback mode: n8n's resume URL calls webhook() below.
+		// Video Create and Wait's callback mode: the wait's own address calls webhook() below.
 		webhooks: nodeWebhooks(),
 		properties: nodeProperties(),
 	};

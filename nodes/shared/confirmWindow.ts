@@ -1,5 +1,7 @@
 import type { Clock } from './time';
 import { systemClock } from './time';
+import type { ConfirmSchedule } from './waitClocks';
+import { DEFAULT_CONFIRM_SCHEDULE } from './waitClocks';
 
 /**
  * The confirmation window, shared by the trigger and the callback wait: what
@@ -10,9 +12,6 @@ import { systemClock } from './time';
  * before it asks to be called again. The window ends well inside a webhook
  * sender's usual timeout (10 s and more).
  */
-
-/** Seconds a callback answered 503 is asked to wait (Retry-After) before it is sent again. */
-export const RETRY_AFTER_SECONDS = 30;
 
 /** The 503 text for a final status the gateway's reads do not show after the window. */
 export function notConfirmedYet(taskId: string, claimed: string, read: unknown): string {
@@ -40,22 +39,6 @@ export async function joinOrOpen<T>(
 		if (windows.get(key) === window) windows.delete(key);
 	}
 }
-
-export interface ConfirmSchedule {
-	/** The pauses before each read again, in order (the read that did not confirm is not counted). */
-	pausesMs: number[];
-	/** The window, from the answer that did not confirm: no read starts or runs past it. */
-	windowMs: number;
-	/** A read is not started with less than this left: it could not answer in time. */
-	minReadMs: number;
-}
-
-/** Reads again 1 s, 3.5 s and 7.5 s after the read that did not confirm; the answer comes within 8 s. */
-export const DEFAULT_CONFIRM_SCHEDULE: ConfirmSchedule = {
-	pausesMs: [1_000, 2_500, 4_000],
-	windowMs: 8_000,
-	minReadMs: 250,
-};
 
 /** When each read of the window starts, in ms after the window opened (those that fit in it). */
 export function confirmReadTimes(schedule: ConfirmSchedule = DEFAULT_CONFIRM_SCHEDULE): number[] {

@@ -15,6 +15,7 @@ import { credentialForPath } from './credentials';
 import {
 	describeGatewayError,
 	describeNetworkFailure,
+	isCertificateError,
 	isTimeoutError,
 	maybeCharged,
 	networkCodeOf,
@@ -60,6 +61,13 @@ export interface GatewayResponse<T> {
 export const DEFAULT_READ_TIMEOUT_MS = 60_000;
 export const DEFAULT_CREATE_TIMEOUT_MS = 300_000;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Network failures that say nothing answers at the Base URL any more: never sent. */
+const ADDRESS_GONE: ReadonlySet<string> = new Set([
+	'ENOTFOUND',
+	'ECONNREFUSED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** A credential as the requests of one context send it: decrypted once, its Base URL checked. */
 interface HeldCredential {
@@ -398,14 +406,17 @@ export async function gatewayRequest<T = unknown>(
 			networkError = error;
 		}
 
-		// The gateway refused (401/403: not processed) a credential kept from another request, or for
-		// over a minute (a watch): if it has changed since, the request is sent again with the new one.
+		// A credential kept from another request or over a minute (a watch) was refused (401/403), or its Base
+		// URL kept that long leads nowhere now (no host, no listener, another certificate, 404): sent again if changed.
 		const refused = response?.statusCode === 401 || response?.statusCode === 403;
 		const keptLong = requestedAt - held.loadedAt >= WEBHOOK_HOLD_MS;
+		const code = response ? undefined : networkCodeOf(networkError);
+		const gone = response
+			? response.statusCode === 404
+			: ADDRESS_GONE.has(code ?? '') || isCertificateError(code);
 		if (
-			refused &&
 			held.loadedAt < requestedAt &&
-			(keptLong || webhookHoldKey(ctx, credential) !== undefined)
+			((refused && (keptLong || webhookHoldKey(ctx, credential) !== undefined)) || (gone && keptLong))
 		) {
 			const kept = held;
 			await forgetCredential(ctx, credential, kept);

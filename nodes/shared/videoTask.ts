@@ -3,13 +3,14 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ConfirmOptions } from './confirmWindow';
-import { RETRY_AFTER_SECONDS, confirmWithin } from './confirmWindow';
+import { confirmWithin } from './confirmWindow';
 import { retryAfterHeader } from './errors';
 import { parseRetryAfter } from './retry';
 import type { Clock } from './time';
 import { systemClock } from './time';
 import type { GatewayContext } from './transport';
 import { gatewayRequest } from './transport';
+import { RETRY_AFTER_SECONDS } from './waitClocks';
 
 /**
  * What the action node's video operations and the trigger both know about a

@@ -4,36 +4,25 @@ import type { Limiter } from './concurrency';
 import { createLimiter } from './concurrency';
 import type { Clock } from './time';
 import { systemClock } from './time';
-import type { Unreachable } from './ownAddress';
-import { noteReachability, unreachableCause } from './ownAddress';
+import type { PostAnswer } from './ownAddress';
+import { noteReachability, postToOwnAddress } from './ownAddress';
 import { printableUrl } from './urls';
 import { isTerminalStatus } from './videoTask';
+import type { WatchSchedule } from './waitClocks';
+import {
+	DELIVERY_TIMEOUT_MS,
+	MAX_WAITS,
+	WATCH_DELIVERIES_AT_ONCE,
+	WATCH_READS_AT_ONCE,
+	WATCH_SCHEDULE,
+} from './waitClocks';
 
 /**
- * The package's own news of finished tasks, for when the gateway's callback
- * does not get through n8n: n8n drops or refuses requests when it is busy, and a
- * gateway may not call again. The n8n process that sent a callback address
- * keeps watching its tasks: it reads every task whose outcome it does not
- * know yet every 30 s; once all are final it leaves the gateway's own callback
- * a head start, then posts the news to the callback address itself, a few at
- * a time per process, again while n8n refuses or times out, until the watch's
- * deadline. Nothing is posted once the process knows the news got through.
+ * The package's own news of finished tasks, for a callback that does not get through n8n (dropped or
+ * refused while n8n is busy; a gateway may not call again): the process that sent the callback address
+ * reads each task not known final, leaves the gateway's callback a head start, then posts the news itself,
+ * paced and retried, until n8n's last word on it or the deadline. A resume under way here only pauses it.
  */
-
-export interface WatchSchedule {
-	/** Between two reads of a task whose outcome is not known. */
-	readEveryMs: number;
-	/** From the moment every task is known final to the first delivery: the gateway's callback goes first. */
-	headStartMs: number;
-	/** The pauses between deliveries that n8n did not take (the last one repeats). */
-	againAfterMs: number[];
-}
-
-export const WATCH_SCHEDULE: WatchSchedule = {
-	readEveryMs: 30_000,
-	headStartMs: 15_000,
-	againAfterMs: [5_000, 10_000, 20_000, 40_000, 60_000],
-};
 
 /** What n8n made of one delivery: taken (or nobody will ever take it), or to be sent again later. */
 export type DeliveryVerdict = 'done' | 'again';
@@ -45,8 +34,10 @@ export interface Watch {
 	until: number;
 	/** A final record this process already has (a callback confirmed it): no read needed. */
 	known(taskId: string): IDataObject | undefined;
-	/** Whether this process saw the news get through (the execution resumed, the workflow started). */
-	delivered(): boolean;
+	/** Whether this process saw the news get through for good (the trigger's workflow started). */
+	delivered?(): boolean;
+	/** Whether a resume is under way in this process: the posts wait, since it may still fail. */
+	paused?(): boolean;
 	read(taskId: string): Promise<IDataObject>;
 	/** One delivery of the final records, in `taskIds` order. */
 	deliver(records: IDataObject[]): Promise<DeliveryVerdict>;
@@ -54,14 +45,12 @@ export interface Watch {
 	onFinal?(record: IDataObject): void;
 	/** Where the watch says that a read failed (the first time; each post is logged by postToN8n). */
 	log?(level: 'info' | 'warn', message: string): void;
+	/** Told once the watch has ended. */
+	ended?(): void;
 }
 
 /** How a watch ended: the process saw the news arrive, the watch delivered it, or its deadline passed. */
 export type WatchEnd = 'delivered' | 'posted' | 'deadline';
-
-/** Per process: reads and deliveries of every watch share these, so the watches' news never comes as a burst. */
-const WATCH_READS_AT_ONCE = 8;
-const WATCH_DELIVERIES_AT_ONCE = 4;
 
 export interface WatchSlots {
 	reads: Limiter;
@@ -73,7 +62,7 @@ const processSlots: WatchSlots = {
 	deliveries: createLimiter(WATCH_DELIVERIES_AT_ONCE),
 };
 
-/** Reads and delivers until the news got through or the deadline passed; never throws. */
+/** Reads and delivers until n8n's last word on the news or the deadline; never throws. */
 export async function watchTasks(
 	watch: Watch,
 	clock: Clock = systemClock,
@@ -86,7 +75,7 @@ export async function watchTasks(
 		if (!readFailed)
 			watch.log?.(
 				'warn',
-				`could not read video task ${taskId} (read again in 30 s): ${(error as Error).message}`,
+				`could not read video task ${taskId} (read again in ${schedule.readEveryMs / 1000} s): ${(error as Error).message}`,
 			);
 		readFailed = true;
 		return undefined;
@@ -98,7 +87,7 @@ export async function watchTasks(
 	};
 	while (finals.size < watch.taskIds.length) {
 		if (!(await pause(schedule.readEveryMs))) return 'deadline';
-		if (watch.delivered()) return 'delivered';
+		if (watch.delivered?.()) return 'delivered';
 		for (const taskId of watch.taskIds) {
 			if (finals.has(taskId)) continue;
 			const known = watch.known(taskId);
@@ -111,17 +100,18 @@ export async function watchTasks(
 	}
 	if (!(await pause(schedule.headStartMs))) return 'deadline';
 	const records = watch.taskIds.map((taskId) => finals.get(taskId)!);
-	for (let attempt = 0; ; attempt++) {
-		if (watch.delivered()) return 'delivered';
+	const { againAfterMs } = schedule;
+	for (let attempt = 0; ; ) {
+		if (watch.delivered?.()) return 'delivered';
+		if (watch.paused?.()) {
+			if (!(await pause(schedule.readEveryMs))) return 'deadline';
+			continue;
+		}
 		const verdict = await slots.deliveries(async () => await watch.deliver(records)).catch(() => 'again');
 		if (verdict === 'done') return 'posted';
-		const { againAfterMs } = schedule;
-		if (!(await pause(againAfterMs[Math.min(attempt, againAfterMs.length - 1)]))) return 'deadline';
+		if (!(await pause(againAfterMs[Math.min(attempt++, againAfterMs.length - 1)]))) return 'deadline';
 	}
 }
-
-/** Watches one process keeps at once: each holds what its reads need until its deadline. */
-export const MAX_WATCHES = 2_000;
 
 export interface WatchCount {
 	active: number;
@@ -130,7 +120,7 @@ export interface WatchCount {
 	logged: boolean;
 }
 
-const processWatches: WatchCount = { active: 0, max: MAX_WATCHES, logged: false };
+const processWatches: WatchCount = { active: 0, max: MAX_WAITS, logged: false };
 
 /** The watches this process keeps now. */
 export function watchCount(): number {
@@ -159,46 +149,31 @@ export function startWatch(
 	}
 	count.active++;
 	if (count.active < count.max) count.logged = false;
-	void watchTasks(watch, clock).finally(() => count.active--);
+	void watchTasks(watch, clock).finally(() => {
+		count.active--;
+		watch.ended?.();
+	});
 	return true;
 }
 
-/** A delivery waits this long for n8n's answer: n8n drops a request whose sender hung up before it read the body. */
-const DELIVERY_TIMEOUT_MS = 60_000;
+/** n8n's words while another request resumes the execution (its 409): that resume may still fail. */
+const RESUMING_NOW = /is running already/i;
 
-export interface PostAnswer {
-	/** 0: no answer (refused connection, timeout). */
-	status: number;
-	body: unknown;
-	/** Why there was no answer. */
-	unreachable?: Unreachable;
-}
+/** A post n8n held open past its timeout: n8n does so while the execution waits at a node followed by a Wait or Form node. */
+const heldOpen = (answer: PostAnswer) => answer.status === 0 && answer.unreachable?.cause === 'timeout';
 
 /**
- * Posts a task's record to a callback address of this n8n, as the gateway's
- * callback would: no credential, nothing but the gateway's own record.
+ * n8n busy (refused, 429, 5xx) or resuming the execution through another
+ * request now: again later. A post held past its timeout is not sent again
+ * (each would load the execution once more); any other answer is n8n's last
+ * word on this news.
  */
-async function postNews(ctx: IExecuteFunctions, url: string, record: IDataObject): Promise<PostAnswer> {
-	try {
-		const response = (await ctx.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body: record,
-			json: true,
-			timeout: DELIVERY_TIMEOUT_MS,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-		})) as { statusCode?: number; body?: unknown };
-		return { status: Number(response.statusCode ?? 0), body: response.body };
-	} catch (error) {
-		return { status: 0, body: undefined, unreachable: unreachableCause(error) };
-	}
-}
-
-/** n8n busy (no answer, 429, 5xx): again later; any other answer is n8n's last word on this news. */
 export function deliveryVerdict(answer: PostAnswer): DeliveryVerdict {
-	return answer.status === 0 || answer.status === 429 || answer.status >= 500 ? 'again' : 'done';
+	const { status, body } = answer;
+	if (heldOpen(answer)) return 'done';
+	if (status === 0 || status === 429 || status >= 500) return 'again';
+	const message = typeof body === 'string' ? body : (body as { message?: unknown } | undefined)?.message;
+	return status === 409 && RESUMING_NOW.test(String(message ?? '')) ? 'again' : 'done';
 }
 
 /** Posts a task's news to a callback address, writes what n8n answered to n8n's log, and judges it. */
@@ -208,10 +183,15 @@ export async function postToN8n(
 	record: IDataObject,
 	{ judge = deliveryVerdict, now }: { judge?: (answer: PostAnswer) => DeliveryVerdict; now: number },
 ): Promise<DeliveryVerdict> {
-	const answer = await postNews(ctx, url, record);
+	// Nothing but the gateway's own record.
+	const answer = await postToOwnAddress(ctx, url, record, DELIVERY_TIMEOUT_MS);
 	const verdict = judge(answer);
-	noteReachability(ctx.logger, url, answer.unreachable, now);
-	const said = answer.status ? `HTTP ${answer.status}` : `no answer: ${answer.unreachable?.said}`;
+	noteReachability(ctx.logger, url, answer, now);
+	const said = heldOpen(answer)
+		? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s: n8n holds such a post open while the execution waits at a node followed by a Wait or Form node, or is too busy to answer; not posted again`
+		: answer.status
+			? `HTTP ${answer.status}`
+			: `no answer: ${answer.unreachable?.said}`;
 	ctx.logger.info(
 		`Generation Gateway: video task ${String(record.id)} is ${String(record.status)} and its callback did not come through here: posted it to ${printableUrl(url)} (${said}${verdict === 'again' ? ', to be posted again' : ''})`,
 	);

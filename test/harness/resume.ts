@@ -211,7 +211,7 @@ export interface WaitingAnswer {
 	headers: Record<string, string>;
 	/** This request resumed the execution (won n8n's resume). */
 	resumed: boolean;
-	/** webhook() returned items, but another request had resumed the execution first. */
+	/** webhook() returned items, but another request had resumed the execution first, or n8n did not start the resume (`loseResume`). */
 	lostResume: boolean;
 	/** Credentials n8n loaded for this request's webhook() (the resumed run's own not counted). */
 	credentialLoads: number;
@@ -260,6 +260,13 @@ interface ExecutionRow {
  */
 export class WaitingExecutions {
 	readonly deliveries: WaitingDelivery[] = [];
+
+	/**
+	 * Requests whose items n8n does not resume with, although webhook() returned them (n8n failing
+	 * between the node's answer and the run: a crash, a database error): the caller gets the node's
+	 * own answer and the execution stays waiting.
+	 */
+	loseResume: ((request: WaitingRequest) => boolean) | undefined;
 
 	private readonly rows = new Map<string, ExecutionRow>();
 
@@ -467,7 +474,7 @@ export class WaitingExecutions {
 			return keep(200, result.webhookResponse ?? { message: 'Webhook call received' });
 		}
 		// ActiveExecutions.add: update the row only if it is still waiting.
-		if (row.status !== 'waiting') {
+		if (row.status !== 'waiting' || this.loseResume?.(request)) {
 			if (own) return keep(own.status, own.body, true);
 			return keep(500, { message: 'There was a problem executing the workflow' }, true);
 		}
@@ -562,7 +569,9 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		// Assigned once the receiver, whose handler refers to it, has started.
 		// eslint-disable-next-line prefer-const
 		let server: WaitingWebhookServer | undefined;
-		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request), { untrusted });
+		const receiver = await startHttpsReceiver(async (request) => await server!.receive(request), {
+			untrusted,
+		});
 		server = new WaitingWebhookServer(receiver, credentials);
 		return server;
 	}
@@ -615,6 +624,14 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		return { status: 200, body: { data, nextCursor } };
 	}
 
+	/**
+	 * Requests held open for `holdOpenMs` before n8n's 404, as n8n holds a request to a waiting
+	 * execution whose node is followed by a Wait or Form node: those `holdOpen` picks.
+	 */
+	holdOpen: ((request: ReceivedRequest) => boolean) | undefined;
+	holdOpenMs = 5 * 60_000;
+	readonly heldOpen: ReceivedRequest[] = [];
+
 	private async receive(
 		request: ReceivedRequest,
 	): Promise<{ status: number; body?: unknown; headers?: Record<string, string> }> {
@@ -624,6 +641,11 @@ export class WaitingWebhookServer extends WaitingExecutions {
 		if (this.refuse?.(request)) {
 			this.refused.push(request);
 			return { status: 503, body: { code: 503, message: 'Database is not ready!' } };
+		}
+		if (this.holdOpen?.(request)) {
+			this.heldOpen.push(request);
+			await new Promise((resolve) => setTimeout(resolve, this.holdOpenMs));
+			return { status: 404, body: { code: 404, message: 'Not found' } };
 		}
 		const answer = await this.deliver(decodeURIComponent(match[1]), {
 			suffix: match[2] ?? '',

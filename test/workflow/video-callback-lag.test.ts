@@ -7,7 +7,7 @@
  * per task, the answers to the final callbacks, downloads. Rows and figures:
  * video-callback-lag.ts.
  */
-import { OTHERS_READS_PER_TASK } from '../../nodes/GenerationGateway/actions/video/wait/callback/race';
+import { OTHERS_READS_PER_TASK } from '../../nodes/shared/waitClocks';
 import { confirmReadTimes } from '../../nodes/shared/confirmWindow';
 import { useVirtualTime } from '../harness/virtual-time';
 import type { Fault } from '../simulator/types';

@@ -3,8 +3,11 @@
  * and is resumed by the gateway's https callbacks through n8n's
  * waiting-webhook path (test/harness/resume.ts), for every item.
  */
-import { CONFIRMATIONS_AT_ONCE } from '../../nodes/GenerationGateway/actions/video/wait/callback/answer';
-import { RETRY_AFTER_SECONDS as CALLBACK_RETRY_AFTER_SECONDS } from '../../nodes/shared/confirmWindow';
+import {
+	CONFIRMATIONS_AT_ONCE,
+	FIRST_READ_BOUND_MS,
+	RETRY_AFTER_SECONDS as CALLBACK_RETRY_AFTER_SECONDS,
+} from '../../nodes/shared/waitClocks';
 import { AUTO_CALLBACK_MAX_TASKS } from '../../nodes/GenerationGateway/actions/video/options';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -273,6 +276,31 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		// The read as the wait began, the one that checked the claim and the window's three.
 		expect(polls([id])).toBe(5);
 	}, 30_000);
+
+	it('a final callback whose first read the gateway does not answer is answered 503 + Retry-After before its sender gives up', async () => {
+		const tasks = videoTasks(sim);
+		// Only this test's own callbacks reach the execution: the simulator posts none meanwhile.
+		tasks.callbacksEnabled = false;
+		try {
+			const waiting = await startWaiting(['held [after:1500]']);
+			const id = String(waiting.output(NODE)[0].json.id);
+			const task = tasks.tasks.get(id)!;
+			await until(() => tasks.status(task) === 'completed', 'the task to end at the gateway');
+			sim.inject({ method: 'GET', path: `/v1/videos/${id}`, fault: { kind: 'slow', delayMs: 30_000 } });
+			const query = { signature: waiting.runExecutionData.resumeToken! };
+			const options = { credentials: sim.credentials(), instanceBaseUrl: n8n.url };
+			const sentAt = Date.now();
+			const held = await deliverToWaiting(waiting, { query, body: { id, status: 'completed' } }, options);
+			expect(Date.now() - sentAt).toBeLessThanOrEqual(FIRST_READ_BOUND_MS);
+			expect(held).toMatchObject({ status: 503, resumed: false, headers: { 'retry-after': '30' } });
+			expect(held.execution.status).toBe('waiting');
+			// Sent again once the gateway answers: confirmed and resumed.
+			const again = await deliverToWaiting(waiting, { query, body: { id, status: 'completed' } }, options);
+			expect(again).toMatchObject({ status: 200, resumed: true });
+		} finally {
+			tasks.callbacksEnabled = true;
+		}
+	});
 
 	it('ignores a callback for a task of another execution, refuses a malformed body and a wrong signature', async () => {
 		const waiting = await startWaiting(['long [after:600000]']);

@@ -44,6 +44,8 @@ afterEach(() => {
 	tasks.routeCallback = undefined;
 	tasks.secondCallbacks = { kind: 'default' };
 	n8n.refuse = undefined;
+	n8n.loseResume = undefined;
+	n8n.holdOpen = undefined;
 });
 
 /** The gateway's final callbacks go nowhere, once: n8n never hears of the final status from the gateway. */
@@ -98,13 +100,23 @@ describe('Create and Wait by callback: the final callback does not get through',
 		expect(reads(id)).toBe(3);
 		expect(resumedAt).toBeGreaterThanOrEqual(75_000);
 		expect(resumedAt).toBeLessThan(76_000);
+		// Once the claim's hold has passed, one more post learns from n8n that the execution finished.
+		await virtualSleep(5 * 60_000);
+		expect(finalPosts().map((d) => [d.status, d.resumed])).toEqual([
+			[200, true],
+			[409, false],
+		]);
 	});
 
 	it('refused with 503 by a busy n8n, the package too at first: its next post resumes the execution once', async () => {
 		videoTasks(sim).secondCallbacks = { kind: 'off' };
 		let refusals = 0;
-		n8n.refuse = (request) => isFinal((request.body as IDataObject | undefined)?.status) && refusals++ < 2;
-		const { waiting, id, mine, finalPosts } = await waitForOneVideo('clip [after:40000]');
+		// This wait's posts only: an earlier wait's watch may still post its last one.
+		n8n.refuse = (request) => {
+			const body = request.body as IDataObject | undefined;
+			return isFinal(body?.status) && body?.prompt === 'refused [after:40000]' && refusals++ < 2;
+		};
+		const { waiting, id, mine, finalPosts } = await waitForOneVideo('refused [after:40000]');
 		const done = await n8n.finished(waiting.executionId, LONG.timeoutMs);
 
 		expect(done.status).toBe('success');
@@ -119,16 +131,54 @@ describe('Create and Wait by callback: the final callback does not get through',
 		expect(reads(id)).toBe(3);
 	});
 
-	it('the gateway calls back: the package posts nothing and reads nothing more, also minutes later', async () => {
+	it('the callback hands its items to n8n, which never resumes with them: once the claim lapses the package posts, and the execution resumes once', async () => {
+		videoTasks(sim).secondCallbacks = { kind: 'off' };
+		let lost = 0;
+		n8n.loseResume = (request) => isFinal((request.body as IDataObject | undefined)?.status) && lost++ < 1;
+		const startedAt = Date.now();
+		const { waiting, id, mine, finalPosts } = await waitForOneVideo('clip [after:10000]');
+		const done = await n8n.finished(waiting.executionId, LONG.timeoutMs);
+		const resumedAt = Date.now() - startedAt;
+
+		expect(done.status).toBe('success');
+		expect(done.output(VIDEO_NODE)[0].json).toMatchObject({ id, status: 'completed' });
+		// The gateway's callback was answered and its items lost; the package's post resumed the execution.
+		expect(finalPosts().map((d) => [d.status, d.resumed, d.lostResume])).toEqual([
+			[200, false, true],
+			[200, true, false],
+		]);
+		expect(mine().filter((d) => d.resumed)).toHaveLength(1);
+		// The watch knows the task final at 30 s and leaves the gateway 15 s; its post then waits while the
+		// claim holds (a minute after its hand-over at 10 s), looking again every 30 s.
+		expect(resumedAt).toBeGreaterThanOrEqual(75_000);
+		expect(resumedAt).toBeLessThan(76_000);
+		// Once as the wait began, once by the callback: the watch knew the task final.
+		expect(reads(id)).toBe(2);
+	});
+
+	it('the gateway calls back: the package reads nothing more and posts once, after the claim held, to learn that the execution finished', async () => {
 		const { waiting, id, mine } = await waitForOneVideo('clip [after:10000]');
 		const done = await n8n.finished(waiting.executionId, LONG.timeoutMs);
 		expect(done.status).toBe('success');
 		await virtualSleep(5 * 60_000);
 		const gatewayPosts = videoTasks(sim).deliveries.filter((d) => d.id === id);
-		expect(mine()).toHaveLength(gatewayPosts.length);
+		expect(mine()).toHaveLength(gatewayPosts.length + 1);
+		expect(mine().at(-1)).toMatchObject({ status: 409, resumed: false });
 		expect(mine().filter((d) => d.resumed)).toHaveLength(1);
 		// Once as the wait began, once by the final callback.
 		expect(reads(id)).toBe(2);
+	});
+
+	it('a post n8n holds open without answering is posted once: the watch ends at its timeout', async () => {
+		loseFinalCallbacks();
+		n8n.holdOpen = (request) => {
+			const body = request.body as IDataObject | undefined;
+			return isFinal(body?.status) && body?.prompt === 'held [after:40000]';
+		};
+		const { waiting, finalPosts } = await waitForOneVideo('held [after:40000]');
+		await virtualSleep(20 * 60_000);
+		expect(n8n.heldOpen.filter((r) => r.path.includes(`/${waiting.executionId}/`))).toHaveLength(1);
+		expect(finalPosts()).toEqual([]);
 	});
 
 	it('a gateway callback that comes after the package resumed the execution resumes nothing', async () => {

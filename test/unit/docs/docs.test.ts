@@ -371,7 +371,12 @@ const QUOTED: Array<{ page: string; says: string; holds: () => unknown; expected
 		page: 'README.md',
 		says: 'Every operation that sends a body (all but Account → Get Balance, Video → Get, Video → Wait for Completion and Video Wait → Recover Waits) has **Additional Body Fields (JSON)**',
 		holds: () => everyOperation.filter((op) => !operationsWith('additionalBodyFields').includes(op)),
-		expected: ['Account → Get Balance', 'Video → Get', 'Video → Wait for Completion', 'Video Wait → Recover Waits'],
+		expected: [
+			'Account → Get Balance',
+			'Video → Get',
+			'Video → Wait for Completion',
+			'Video Wait → Recover Waits',
+		],
 	},
 	{
 		page: 'docs/waiting-and-callbacks.md',

@@ -87,9 +87,15 @@ describe('Base64Payload: the streamed body is the body JSON.stringify wrote befo
 	it.each(sizes)('a %i-byte file as bare base64, with the chunk boundaries a store gives', async (size) => {
 		const bytes = bytesOf(size, 11);
 		const payload = new Base64Payload();
-		const body = { parts: [{ inline_data: { mime_type: 'image/png', data: payload.embed(chunkedFile(bytes, 65_537).file) } }] };
+		const body = {
+			parts: [
+				{ inline_data: { mime_type: 'image/png', data: payload.embed(chunkedFile(bytes, 65_537).file) } },
+			],
+		};
 		const streamed = payload.stream(body);
-		const expected = oldBody({ parts: [{ inline_data: { mime_type: 'image/png', data: bytes.toString('base64') } }] });
+		const expected = oldBody({
+			parts: [{ inline_data: { mime_type: 'image/png', data: bytes.toString('base64') } }],
+		});
 		expect(streamed.length).toBe(expected.length);
 		expect((await drain(streamed.open())).equals(expected)).toBe(true);
 	});
@@ -140,7 +146,10 @@ describe('Base64Payload: the streamed body is the body JSON.stringify wrote befo
 		const copy = { ...body, callback_url: 'https://x' };
 		expect(JSON.stringify(copy)).not.toContain('aGk=');
 		const sent = sendableBody(copy) as StreamedBody;
-		expect(JSON.parse((await drain(sent.open())).toString())).toEqual({ url: 'aGk=', callback_url: 'https://x' });
+		expect(JSON.parse((await drain(sent.open())).toString())).toEqual({
+			url: 'aGk=',
+			callback_url: 'https://x',
+		});
 		expect(sendableBody({ url: 'u' })).toEqual({ url: 'u' });
 	});
 });

@@ -83,7 +83,10 @@ function frameRequest() {
 		},
 	};
 	const payload = new Base64Payload();
-	const body = { model: 'vidA-2.5', frame_images: [{ image_url: payload.embed(file, 'data:image/png;base64,') }] };
+	const body = {
+		model: 'vidA-2.5',
+		frame_images: [{ image_url: payload.embed(file, 'data:image/png;base64,') }],
+	};
 	const expected = Buffer.from(
 		JSON.stringify({
 			model: 'vidA-2.5',
@@ -137,17 +140,20 @@ describe('gatewayRequest: a body with files is streamed, whole, on every send', 
 		expect(reads).toEqual(first.read ? { opened: 2, finished: 2 } : { opened: 1, finished: 1 });
 	});
 
-	it.each([307, 308])('a %i within the origin sends the whole body again to the new address', async (status) => {
-		const { request, expected, reads } = frameRequest();
-		const { ctx, sent } = fakeContext([{ status, headers: { location: '/v2/videos' } }, {}]);
-		const result = await gatewayRequest(ctx, request, new FakeClock());
-		expect(result.status).toBe(200);
-		expect(sent.map((s) => s.options.url)).toEqual(['/v1/videos', 'https://gateway.test/v2/videos']);
-		expect(sent[0].body!.equals(expected)).toBe(true);
-		expect(sent[1].body!.equals(expected)).toBe(true);
-		expect(sent[1].options.headers).toMatchObject({ 'Content-Length': String(expected.length) });
-		expect(reads).toEqual({ opened: 2, finished: 2 });
-	});
+	it.each([307, 308])(
+		'a %i within the origin sends the whole body again to the new address',
+		async (status) => {
+			const { request, expected, reads } = frameRequest();
+			const { ctx, sent } = fakeContext([{ status, headers: { location: '/v2/videos' } }, {}]);
+			const result = await gatewayRequest(ctx, request, new FakeClock());
+			expect(result.status).toBe(200);
+			expect(sent.map((s) => s.options.url)).toEqual(['/v1/videos', 'https://gateway.test/v2/videos']);
+			expect(sent[0].body!.equals(expected)).toBe(true);
+			expect(sent[1].body!.equals(expected)).toBe(true);
+			expect(sent[1].options.headers).toMatchObject({ 'Content-Length': String(expected.length) });
+			expect(reads).toEqual({ opened: 2, finished: 2 });
+		},
+	);
 
 	it('a send that fails before reading its body closes it; a create that may have arrived is not sent again', async () => {
 		const { request } = frameRequest();

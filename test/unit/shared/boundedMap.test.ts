@@ -18,6 +18,18 @@ describe('BoundedMap', () => {
 		]);
 	});
 
+	it('passes over pinned entries and the one just set; holds more than max only while nothing else can go', () => {
+		const pinned = new Set(['a', 'b']);
+		const map = new BoundedMap<string, number>(2, (_value, key) => pinned.has(key));
+		map.set('a', 1).set('b', 2).set('c', 3);
+		expect([...map.keys()]).toEqual(['a', 'b', 'c']);
+		map.set('d', 4);
+		expect([...map.keys()]).toEqual(['a', 'b', 'd']);
+		pinned.delete('a');
+		map.set('e', 5);
+		expect([...map.keys()]).toEqual(['b', 'e']);
+	});
+
 	it('dropWhere drops the entries that are over, keeps the rest in order', () => {
 		const map = new BoundedMap<string, number>(10);
 		for (const [index, key] of ['a', 'b', 'c', 'd'].entries()) map.set(key, index);

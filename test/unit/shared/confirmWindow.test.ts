@@ -3,12 +3,9 @@
  * The confirmation window (nodes/shared/confirmWindow.ts), with a fake clock; the system clock's
  * cancellable sleep on virtual time (test/harness/virtual-time.ts).
  */
-import type { ConfirmSchedule } from '../../../nodes/shared/confirmWindow';
-import {
-	DEFAULT_CONFIRM_SCHEDULE,
-	confirmReadTimes,
-	confirmWithin,
-} from '../../../nodes/shared/confirmWindow';
+import { confirmReadTimes, confirmWithin } from '../../../nodes/shared/confirmWindow';
+import type { ConfirmSchedule } from '../../../nodes/shared/waitClocks';
+import { DEFAULT_CONFIRM_SCHEDULE } from '../../../nodes/shared/waitClocks';
 import type { Clock } from '../../../nodes/shared/time';
 import { systemClock } from '../../../nodes/shared/time';
 

@@ -112,7 +112,14 @@ describe('imports', () => {
 			['d', []],
 		]);
 		expect(importCycles(edges)).toEqual([['a', 'b', 'c']]);
-		expect(importCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+		expect(
+			importCycles(
+				new Map([
+					['a', ['b']],
+					['b', []],
+				]),
+			),
+		).toEqual([]);
 	});
 
 	it('has no import cycle in nodes/', () => {

@@ -63,7 +63,11 @@ function resolve(helpers: Helpers, description: INodeTypeDescription, saved: INo
 
 /** Every resource and operation as a user picks it, with the form's defaults for the rest. */
 const pairs = RESOURCES.flatMap((resource) =>
-	resource.operations.map((operation) => [`${resource.value} → ${operation.value}`, resource.value, operation.value]),
+	resource.operations.map((operation) => [
+		`${resource.value} → ${operation.value}`,
+		resource.value,
+		operation.value,
+	]),
 );
 
 /** The nodes of the package in every example workflow. */
@@ -75,7 +79,9 @@ const exampleNodes = readdirSync(join(__dirname, '../../../examples'))
 		};
 		return workflow.nodes
 			.filter((n) => n.type.startsWith('n8n-nodes-generation-gateway.'))
-			.map((n) => [`${file}: ${n.name}`, n.type.endsWith('Trigger') ? trigger : action, n.parameters] as const);
+			.map(
+				(n) => [`${file}: ${n.name}`, n.type.endsWith('Trigger') ? trigger : action, n.parameters] as const,
+			);
 	});
 
 describe.each(RELEASES)('the form in %s', (_release, helpers) => {
@@ -88,11 +94,14 @@ describe.each(RELEASES)('the form in %s', (_release, helpers) => {
 		expect(resolve(helpers, trigger, {})).toEqual(resolve(NodeHelpers, trigger, {}));
 	});
 
-	it.each(exampleNodes)('example %s resolves and checks as in the installed n8n-workflow', (_label, description, saved) => {
-		const old = resolve(helpers, description, saved);
-		expect(old).toEqual(resolve(NodeHelpers, description, saved));
-		expect(old.issues).toBeNull();
-	});
+	it.each(exampleNodes)(
+		'example %s resolves and checks as in the installed n8n-workflow',
+		(_label, description, saved) => {
+			const old = resolve(helpers, description, saved);
+			expect(old).toEqual(resolve(NodeHelpers, description, saved));
+			expect(old.issues).toBeNull();
+		},
+	);
 
 	it('shows the same fields for every model row of the visibility table', () => {
 		expect(visibilityTable(helpers)).toEqual(visibilityTable());
@@ -102,7 +111,9 @@ describe.each(RELEASES)('the form in %s', (_release, helpers) => {
 it('the examples cover nodes with no model (the case older n8n-workflow failed on)', () => {
 	const labels = exampleNodes.map(([label]) => label);
 	expect(labels.some((label) => label.startsWith('account-balance.json'))).toBe(true);
-	expect(pairs.map(([label]) => label)).toEqual(expect.arrayContaining(['account → getBalance', 'video → get']));
+	expect(pairs.map(([label]) => label)).toEqual(
+		expect.arrayContaining(['account → getBalance', 'video → get']),
+	);
 });
 
 /** The values package code takes from n8n-workflow (type imports vanish when compiled), and NodeHelpers' members. */
@@ -138,7 +149,9 @@ describe.each([
 	const used = n8nWorkflowValuesUsed();
 
 	it('finds the imports it checks', () => {
-		expect(used.imports).toEqual(expect.arrayContaining(['NodeOperationError', 'NodeApiError', 'NodeHelpers']));
+		expect(used.imports).toEqual(
+			expect.arrayContaining(['NodeOperationError', 'NodeApiError', 'NodeHelpers']),
+		);
 	});
 
 	it.each(used.imports)('exports %s', (name) => {

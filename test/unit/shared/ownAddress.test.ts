@@ -1,9 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /** Whether n8n can reach its own address, and what n8n's log and the wait say when it cannot (nodes/shared/ownAddress.ts). */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { UnreachableCause } from '../../../nodes/shared/ownAddress';
+import { VERDICT_FRESH_MS } from '../../../nodes/shared/waitClocks';
 import {
-	VERDICT_FRESH_MS,
 	forgetReachability,
 	isOwnWebhookAddress,
 	noteReachability,
@@ -12,6 +13,8 @@ import {
 } from '../../../nodes/shared/ownAddress';
 import { FakeClock } from './fakeClock';
 
+/** Lets a probe begun in the background settle. */
+const settle = async () => await new Promise((resolve) => setImmediate(resolve));
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 /** n8n wraps the client's error; the code is on its cause. */
 const wrapped = (inner: Error) => Object.assign(new Error('Request failed'), { cause: inner });
@@ -83,12 +86,15 @@ describe("noteReachability: n8n's log says why, once per cause and process", () 
 	it('warns the first time a cause is seen, never again for it; another cause warns once too', () => {
 		const { lines, logger } = fakeLogger();
 		const url = 'https://n8n.example.com/webhook-waiting/7/video-wait?signature=secret';
-		const cert = unreachableCause(coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'));
+		const failed = (error: Error) => ({ status: 0, body: undefined, unreachable: unreachableCause(error) });
+		const cert = failed(coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'));
 		for (let post = 0; post < 5; post++) noteReachability(logger as never, url, cert, post);
-		noteReachability(logger as never, url, undefined, 10);
-		const name = unreachableCause(coded('getaddrinfo ENOTFOUND', 'ENOTFOUND'));
+		noteReachability(logger as never, url, { status: 409, body: { message: 'running already' } }, 10);
+		const name = failed(coded('getaddrinfo ENOTFOUND', 'ENOTFOUND'));
 		noteReachability(logger as never, url, name, 11);
 		noteReachability(logger as never, url, name, 12);
+		// A timeout says nothing of the set-up: no warning.
+		noteReachability(logger as never, url, failed(coded('timeout of 60000ms exceeded', 'ECONNABORTED')), 13);
 		expect(lines.map(([level]) => level)).toEqual(['warn', 'warn']);
 		expect(lines[0][1]).toMatch(
 			/cannot reach n8n's own address https:\/\/n8n\.example\.com\/webhook-waiting\/7\/video-wait\?…: self-signed certificate/,
@@ -117,33 +123,141 @@ describe('ownAddressUnreachable: one probe per origin, its verdict kept for a wh
 		return { ctx, posts, lines };
 	}
 
-	it('any HTTP answer (409 while the execution runs) is reached; waits beginning together share one probe', async () => {
+	it("n8n's 409 (the execution still runs) is reached; waits beginning together share one probe", async () => {
 		const clock = new FakeClock();
-		const { ctx, posts, lines } = probingContext(async () => ({ statusCode: 409 }));
+		const { ctx, posts, lines } = probingContext(async () => ({ statusCode: 409, body: { code: 409 } }));
 		const url = 'https://n8n.example.com/webhook-waiting/1/video-wait';
-		const verdicts = await Promise.all(
-			[1, 2, 3].map(async () => await ownAddressUnreachable(ctx, url, clock)),
-		);
-		expect(verdicts).toEqual([undefined, undefined, undefined]);
+		const verdicts = [1, 2, 3].map(() => ownAddressUnreachable(ctx, url, clock));
+		await settle();
+		expect([...verdicts, ownAddressUnreachable(ctx, url, clock)]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
 		expect(posts).toHaveLength(1);
 		expect(lines).toEqual([]);
 	});
 
-	it('an unreachable address: the verdict for every wait until it is old, then one probe more', async () => {
+	it('an unreachable address: the verdict for every wait after the probe until it is old, then one probe more', async () => {
 		const clock = new FakeClock();
 		const { ctx, posts, lines } = probingContext(async () => {
 			throw coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT');
 		});
 		const url = (id: number) => `https://n8n.example.com/webhook-waiting/${id}/video-wait`;
-		expect((await ownAddressUnreachable(ctx, url(1), clock))?.cause).toBe('certificate');
+		// The first wait does not wait for the probe: it knows nothing yet.
+		expect(ownAddressUnreachable(ctx, url(1), clock)).toBeUndefined();
+		await settle();
+		expect(ownAddressUnreachable(ctx, url(2), clock)?.cause).toBe('certificate');
 		clock.time += VERDICT_FRESH_MS - 1;
-		expect((await ownAddressUnreachable(ctx, url(2), clock))?.cause).toBe('certificate');
+		expect(ownAddressUnreachable(ctx, url(3), clock)?.cause).toBe('certificate');
 		expect(posts).toHaveLength(1);
 		clock.time += 1;
-		expect((await ownAddressUnreachable(ctx, url(3), clock))?.cause).toBe('certificate');
+		expect(ownAddressUnreachable(ctx, url(4), clock)).toBeUndefined();
+		await settle();
+		expect(ownAddressUnreachable(ctx, url(5), clock)?.cause).toBe('certificate');
 		expect(posts).toHaveLength(2);
 		// Logged once for the process.
 		expect(lines.filter(([level]) => level === 'warn')).toHaveLength(1);
+	});
+});
+
+describe("ownAddressUnreachable: only a cause of the set-up turns the package's own news off", () => {
+	beforeEach(() => forgetReachability());
+
+	function answering(answer: () => Promise<unknown>) {
+		const { lines, logger } = fakeLogger();
+		const posts: string[] = [];
+		const ctx = {
+			logger,
+			helpers: {
+				httpRequest: async (options: { url: string }) => {
+					posts.push(options.url);
+					return await answer();
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { ctx, posts, lines };
+	}
+	const answer = (statusCode: number, body: unknown) => async () => ({ statusCode, body, headers: {} });
+	const failure = (error: Error) => async () => await Promise.reject(error);
+
+	// [what the probe met, the verdict the next wait gets, probes by then (2: no verdict, probed again), warnings]
+	it.each<[string, () => Promise<unknown>, UnreachableCause | undefined, number, number]>([
+		[
+			"n8n's 409 (the execution still runs)",
+			answer(409, { code: 409, message: 'The execution "1" is running already.' }),
+			undefined,
+			1,
+			0,
+		],
+		[
+			"n8n's own 503 (its database busy)",
+			answer(503, { code: 503, message: 'Database is not ready!' }),
+			undefined,
+			1,
+			0,
+		],
+		[
+			"a proxy's 502 (n8n behind it not answering)",
+			answer(502, '<html><body>502 Bad Gateway</body></html>'),
+			undefined,
+			2,
+			0,
+		],
+		["a proxy's 504", answer(504, 'upstream request timeout'), undefined, 2, 0],
+		[
+			'a certificate',
+			failure(coded('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT')),
+			'certificate',
+			1,
+			1,
+		],
+		['a name', failure(coded('getaddrinfo ENOTFOUND n8n.example.com', 'ENOTFOUND')), 'name', 1, 1],
+		[
+			'nothing listening',
+			failure(coded('connect ECONNREFUSED 127.0.0.1:443', 'ECONNREFUSED')),
+			'refused',
+			1,
+			1,
+		],
+		[
+			"n8n's SSRF rules",
+			failure(Object.assign(new Error('restricted IP address'), { name: 'SsrfBlockedIpError' })),
+			'ssrf',
+			1,
+			1,
+		],
+		[
+			'no answer in time (n8n busy)',
+			failure(coded('timeout of 10000ms exceeded', 'ECONNABORTED')),
+			undefined,
+			2,
+			0,
+		],
+		['a connection that broke', failure(new Error('socket hang up')), undefined, 2, 0],
+	])('%s', async (_what, probeMeets, cause, probes, warnings) => {
+		const clock = new FakeClock();
+		const { ctx, posts, lines } = answering(probeMeets);
+		const url = (id: number) => `https://n8n.example.com/webhook-waiting/${id}/video-wait`;
+		void ownAddressUnreachable(ctx, url(1), clock);
+		await settle();
+		clock.time += 1_000;
+		expect((await ownAddressUnreachable(ctx, url(2), clock))?.cause).toBe(cause);
+		await settle();
+		expect(posts).toHaveLength(probes);
+		expect(lines.filter(([level]) => level === 'warn')).toHaveLength(warnings);
+	});
+
+	it('never delays the wait: a probe n8n does not answer leaves the wait without a verdict at once', async () => {
+		const { ctx, posts } = answering(async () => await new Promise(() => undefined));
+		const first = Promise.resolve(
+			ownAddressUnreachable(ctx, 'https://n8n.example.com/webhook-waiting/1/video-wait'),
+		);
+		const outcome = await Promise.race([first.then(() => 'answered'), settle().then(() => 'held')]);
+		expect(outcome).toBe('answered');
+		expect(await first).toBeUndefined();
+		expect(posts).toHaveLength(1);
 	});
 });
 

@@ -611,3 +611,85 @@ describe('credentials in webhook requests (callbacks)', () => {
 		expect(loads.count).toBe(2);
 	});
 });
+
+describe("a long wait's reads follow a changed Base URL", () => {
+	/** An execution's context (a watch holds it until its deadline) whose credential's Base URL can change. */
+	function watchContext(oldAddress: Attempt) {
+		const credential = { baseUrl: 'https://old-gateway.test', loads: 0 };
+		const sentTo: string[] = [];
+		const ctx = {
+			getNode: () => ({
+				...node,
+				id: 'node-1',
+				credentials: { generationGatewayBearerApi: { id: 'c1', name: 'Gateway' } },
+			}),
+			getCredentials: async () => {
+				credential.loads++;
+				return { baseUrl: credential.baseUrl };
+			},
+			helpers: {
+				async httpRequestWithAuthentication(_credential: string, request: IHttpRequestOptions) {
+					sentTo.push(String(request.baseURL));
+					const attempt: Attempt =
+						request.baseURL === 'https://old-gateway.test' && sentTo.length > 1
+							? oldAddress
+							: { status: 200, body: { id: 'v1' } };
+					if ('error' in attempt) throw attempt.error;
+					return { statusCode: attempt.status, headers: {}, body: attempt.body };
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		return { ctx, credential, sentTo };
+	}
+	const READ_TASK: GatewayRequest = {
+		method: 'GET',
+		path: '/v1/videos/v1',
+		kind: 'read',
+		timeoutMs: 1000,
+		attempts: 1,
+	};
+
+	// [the old address's answer, ms since the credential was loaded, loaded again and read at the new address]
+	it.each<[string, Attempt, number, boolean]>([
+		[
+			'nothing listens there any more',
+			{ error: clientError('ECONNREFUSED', 'connect ECONNREFUSED') },
+			61_000,
+			true,
+		],
+		[
+			'its name is gone',
+			{ error: clientError('ENOTFOUND', 'getaddrinfo ENOTFOUND old-gateway.test') },
+			61_000,
+			true,
+		],
+		[
+			'a gateway there does not know the task (404)',
+			{ status: 404, body: envelope('no such task') },
+			61_000,
+			true,
+		],
+		['the gateway is busy (500): the same address', { status: 500, body: envelope('busy') }, 61_000, false],
+		[
+			'nothing listens, a copy loaded moments ago',
+			{ error: clientError('ECONNREFUSED', 'connect ECONNREFUSED') },
+			1_000,
+			false,
+		],
+	])('%s', async (_what, oldAnswer, keptMs, follows) => {
+		const { ctx, credential, sentTo } = watchContext(oldAnswer);
+		const clock = new FakeClock(3_000_000_000);
+		await gatewayRequest(ctx, READ_TASK, clock);
+		credential.baseUrl = 'https://new-gateway.test';
+		clock.time += keptMs;
+		const second = gatewayRequest(ctx, READ_TASK, clock);
+		if (follows) await expect(second).resolves.toMatchObject({ status: 200 });
+		else await expect(second).rejects.toThrow();
+		expect(sentTo).toEqual([
+			'https://old-gateway.test',
+			'https://old-gateway.test',
+			...(follows ? ['https://new-gateway.test'] : []),
+		]);
+		expect(credential.loads).toBe(follows ? 2 : 1);
+	});
+});

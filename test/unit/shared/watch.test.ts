@@ -1,9 +1,12 @@
 /** The package's own news of finished tasks (nodes/shared/watch.ts), on a fake clock. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { PostAnswer, UnreachableCause } from '../../../nodes/shared/ownAddress';
 
 import { createLimiter } from '../../../nodes/shared/concurrency';
 import type { DeliveryVerdict, Watch } from '../../../nodes/shared/watch';
-import { WATCH_SCHEDULE, deliveryVerdict, startWatch, watchTasks } from '../../../nodes/shared/watch';
+import { deliveryVerdict, postToN8n, startWatch, watchTasks } from '../../../nodes/shared/watch';
+import { WATCH_SCHEDULE } from '../../../nodes/shared/waitClocks';
 import { FakeClock } from './fakeClock';
 
 const START = 1_000_000;
@@ -113,6 +116,40 @@ describe('watchTasks', () => {
 		expect(g.deliveries.map(([, at]) => at)).toEqual([45_000, 50_000, 60_000]);
 	});
 
+	/** A claim in force over [from, to) ms after START: a callback builds the resume, or handed it to n8n. */
+	it.each<[string, [number, number], number[], string]>([
+		// The build fails (the claim is released): the watch posts once the claim is gone.
+		['a claim built as the tasks end, then released', [10_000, 130_000], [135_000], 'posted'],
+		// Handed over, n8n never resumed: the hold passes and the watch posts.
+		[
+			'a claim handed over as the first post was due, its resume never started',
+			[40_000, 100_000],
+			[105_000],
+			'posted',
+		],
+		['a claim still in force at the deadline', [40_000, 10_000_000], [], 'deadline'],
+	])(
+		'%s: the watch only pauses its posts, looking again every 30 s',
+		async (_what, [from, to], posts, end) => {
+			const f = fixture({ a: 0 }, ['done'], START + 600_000);
+			const watch: Watch = {
+				taskIds: ['a'],
+				until: START + 600_000,
+				known: () => undefined,
+				delivered: () => false,
+				paused: () => f.clock.now() - START >= from && f.clock.now() - START < to,
+				read: async (id) => ({ id, status: 'completed' }),
+				deliver: async (records) => {
+					f.deliveries.push([records.map((r) => String(r.id)), f.clock.now() - START]);
+					return 'done';
+				},
+			};
+			const slots = { reads: createLimiter(1), deliveries: createLimiter(1) };
+			await expect(watchTasks(watch, f.clock, WATCH_SCHEDULE, slots)).resolves.toBe(end);
+			expect(f.deliveries.map(([, at]) => at)).toEqual(posts);
+		},
+	);
+
 	it('a read that fails is no answer: the task is read again at the next round', async () => {
 		const f = fixture({ a: 0 });
 		let failures = 1;
@@ -149,6 +186,57 @@ describe('deliveryVerdict', () => {
 		[504, 'again'],
 	])('HTTP %s: %s', (status, verdict) => {
 		expect(deliveryVerdict({ status, body: {} })).toBe(verdict);
+	});
+
+	const cause = (c: UnreachableCause): PostAnswer => ({
+		status: 0,
+		body: undefined,
+		unreachable: { cause: c, said: c, fix: '' },
+	});
+	it.each<[string, DeliveryVerdict, PostAnswer]>([
+		// n8n's words while another request resumes the execution: that resume may still fail.
+		[
+			'409 "is running already"',
+			'again',
+			{ status: 409, body: { code: 409, message: 'The execution "7" is running already.' } },
+		],
+		[
+			'409 "has finished already"',
+			'done',
+			{ status: 409, body: { code: 409, message: 'The execution "7 has finished already.' } },
+		],
+		[
+			'409 "has finished with error"',
+			'done',
+			{ status: 409, body: { code: 409, message: 'The execution "7" has finished with error.' } },
+		],
+		// n8n holds a post open while the execution waits at a node followed by a Wait or Form node.
+		["no answer within the post's timeout", 'done', cause('timeout')],
+		['a refused connection', 'again', cause('refused')],
+		['a connection that broke', 'again', cause('other')],
+		['a certificate n8n does not trust', 'again', cause('certificate')],
+	])('%s: %s', (_what, verdict, answer) => {
+		expect(deliveryVerdict(answer)).toBe(verdict);
+	});
+});
+
+describe('postToN8n: what n8n answered goes to its log', () => {
+	it('a post that got no answer in time is not sent again, and its one line says so', async () => {
+		const lines: string[] = [];
+		const ctx = {
+			logger: { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) },
+			helpers: {
+				httpRequest: async () => {
+					throw Object.assign(new Error('timeout of 60000ms exceeded'), { code: 'ECONNABORTED' });
+				},
+			},
+		} as unknown as IExecuteFunctions;
+		const url = 'https://n8n.example.com/webhook-waiting/7/video-wait?signature=s';
+		const verdict = await postToN8n(ctx, url, { id: 'a', status: 'completed' }, { now: START });
+		expect(verdict).toBe('done');
+		expect(lines).toEqual([
+			expect.stringMatching(/no answer within 60 s.*Wait or Form node.*not posted again/),
+		]);
 	});
 });
 

@@ -6,7 +6,13 @@ import { FakeClock } from '../shared/fakeClock';
 
 import {
 	CLAIM_HOLD_MS,
+	MAX_WAITS,
+	OTHERS_READ_AGAIN_MS,
+	OTHERS_READS_PER_TASK,
+} from '../../../nodes/shared/waitClocks';
+import {
 	CallbackMemory,
+	type WaitMemory,
 	claimHolds,
 	handOver,
 	releaseClaim,
@@ -15,10 +21,8 @@ import {
 	tryClaim,
 } from '../../../nodes/GenerationGateway/actions/video/wait/callback/memory';
 import {
-	OTHERS_READS_PER_TASK,
 	answerFinal,
 	confirmOwnTask,
-	OTHERS_READ_AGAIN_MS,
 	othersMayRead,
 	ownCallbackFailed,
 	readAfter,
@@ -45,7 +49,7 @@ describe('the claim of the resume', () => {
 		[
 			'items handed over a minute ago and the execution still waiting',
 			{ since: T0, handedOver: T0 + 5 },
-			T0 + 5 + CLAIM_HOLD_MS.handedOver,
+			T0 + 5 + CLAIM_HOLD_MS,
 			false,
 		],
 	])('%s', (_name, claim, now, holds) => {
@@ -323,10 +327,10 @@ describe("othersMayRead: reads of a task by the other tasks' callbacks are bound
 		expect(othersMayRead(memory, 'video_b', slots, T0)).toBe(false);
 		// A slot with an error has no task: it is never waited for.
 		known(memory, 'video_a', 'video_c');
-		expect([othersMayRead(memory, 'video_b', slots, T0), othersMayRead(memory, 'video_b', slots, T0)]).toEqual([
-			true,
-			true,
-		]);
+		expect([
+			othersMayRead(memory, 'video_b', slots, T0),
+			othersMayRead(memory, 'video_b', slots, T0),
+		]).toEqual([true, true]);
 	});
 
 	it.each([
@@ -365,6 +369,28 @@ describe('CallbackMemory', () => {
 		table.of('e3|n|1', T0);
 		expect(table.size).toBe(2);
 		expect(table.of('e1|n|1', T0)).not.toBe(first);
+	});
+
+	// The table's bound is the watches' bound: newer waits up to it never push out a wait that must be kept.
+	it.each<[string, (memory: WaitMemory) => void, boolean]>([
+		['a wait whose callback builds its resume', (memory) => tryClaim(memory, T0), true],
+		[
+			'a wait whose resume was handed to n8n moments ago',
+			(memory) => {
+				tryClaim(memory, T0);
+				handOver(memory, T0);
+			},
+			true,
+		],
+		['a wait whose watch runs', (memory) => (memory.watched = true), false],
+	])('%s keeps its memory past the bound: never claimed twice', (_what, setUp, claimed) => {
+		const table = new CallbackMemory();
+		const kept = table.of('old|n|1', T0);
+		setUp(kept);
+		for (let wait = 0; wait < MAX_WAITS; wait++) table.of(`new${wait}|n|1`, T0 + 1);
+		const again = table.of('old|n|1', T0 + 2);
+		expect(again).toBe(kept);
+		expect(tryClaim(again, T0 + 2)).toBe(!claimed);
 	});
 
 	it('drops a memory once its wait is surely over (longest wait plus an hour)', () => {

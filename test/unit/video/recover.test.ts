@@ -8,7 +8,6 @@ import {
 } from '../../../nodes/GenerationGateway/actions/video/wait/callback/memory';
 import { answerRecheck } from '../../../nodes/GenerationGateway/actions/video/wait/callback/race';
 import {
-	RECOVERY_SEEN_MS,
 	insideAddress,
 	isRecheck,
 	leftWaitOf,
@@ -16,6 +15,7 @@ import {
 	recheckOutcome,
 	recoverySeen,
 } from '../../../nodes/GenerationGateway/actions/video/wait/callback/recover';
+import { RECOVERY_SEEN_MS } from '../../../nodes/shared/waitClocks';
 import { FakeClock } from '../shared/fakeClock';
 
 const ADDRESS = 'https://n8n.example.com/webhook-waiting/42/video-wait?signature=abc';

@@ -3,8 +3,10 @@ import { resumeVerdict } from '../../../nodes/GenerationGateway/actions/video/wa
 
 describe('resumeVerdict', () => {
 	it.each<[string, number, unknown, 'done' | 'again']>([
-		['resumed', 200, { received: true, resumed: true }, 'done'],
-		['another callback resumes it', 200, { received: true, resuming: 'another callback' }, 'done'],
+		// n8n may still fail to resume with the items: the next post learns what became of them.
+		['resumed', 200, { received: true, resumed: true }, 'again'],
+		// Its build, in a process whose claim this one does not see, may still fail.
+		['another callback builds the resume', 200, { received: true, resuming: 'another callback' }, 'again'],
 		[
 			'another process still checks a task',
 			200,
@@ -12,10 +14,11 @@ describe('resumeVerdict', () => {
 			'again',
 		],
 		[
-			'the execution runs (it resumed: in queue mode this process never sees that)',
+			// Another request resumes it now (in queue mode this process never sees that): that resume may still fail.
+			'the execution runs',
 			409,
-			{ message: 'The execution "7" is running already.' },
-			'done',
+			{ code: 409, message: 'The execution "7" is running already.' },
+			'again',
 		],
 		[
 			'the execution waits at another node (a Wait node after the video)',
@@ -27,6 +30,12 @@ describe('resumeVerdict', () => {
 			'done',
 		],
 		['the execution finished', 409, { message: 'The execution "7 has finished already.' }, 'done'],
+		[
+			'the execution finished with an error',
+			409,
+			{ message: 'The execution "7" has finished with error.' },
+			'done',
+		],
 		['the execution is gone', 404, { message: 'The execution "7" does not exist.' }, 'done'],
 		['a wrong signature', 401, { error: 'Invalid token' }, 'done'],
 		['n8n busy', 503, { message: 'Database is not ready!' }, 'again'],

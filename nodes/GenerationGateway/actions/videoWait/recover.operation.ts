@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { mapWithConcurrency } from '../../../shared/concurrency';
 import { N8N_API_CREDENTIAL } from '../../../shared/credentials';
 import { systemClock } from '../../../shared/time';
+import { RECHECKS_AT_ONCE, RECHECK_POST_MS } from '../../../shared/waitClocks';
 import { printableUrl } from '../../../shared/urls';
 import { readRequestSettings, scoped } from '../descriptions';
 import type { OperationModule } from '../types';
@@ -26,10 +27,6 @@ import {
 const PAGE_SIZE = 50;
 /** A pass reads at most this many pages: 5,000 waiting executions. */
 const MAX_PAGES = 100;
-/** Rechecks under way at once: each makes n8n load a waiting execution. */
-export const RECHECKS_AT_ONCE = 4;
-/** A recheck n8n has not answered by then is left to the next pass (n8n may hold a request it will not answer). */
-const RECHECK_POST_MS = 60_000;
 
 const description = scoped('videoWait', 'recover', [
 	{

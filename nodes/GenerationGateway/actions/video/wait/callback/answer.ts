@@ -3,11 +3,16 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BoundedMap } from '../../../../../shared/boundedMap';
 import { createLimiter } from '../../../../../shared/concurrency';
-import { DEFAULT_CONFIRM_SCHEDULE } from '../../../../../shared/confirmWindow';
 import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
 import type { Clock } from '../../../../../shared/time';
 import { systemClock } from '../../../../../shared/time';
 import { answerCallback, readCallbackBody, readTask } from '../../../../../shared/videoTask';
+import {
+	CONFIRMATIONS_AT_ONCE,
+	DEFAULT_CONFIRM_SCHEDULE,
+	FIRST_READ_BOUND_MS,
+	RECHECK_READ_MS,
+} from '../../../../../shared/waitClocks';
 import { finishAll } from './finish';
 import { calledBackInfo } from '../../waitInfo';
 import type { WaitMemory } from './memory';
@@ -19,22 +24,20 @@ import type { CallbackState, TaskSlot } from './taskList';
 import { judgeCallback, parseStateText, stateKeyPrefix, storedStateId, decodeState } from './taskList';
 
 /**
- * The webhook side of a callback wait: one request of the gateway to the
- * execution's resume URL, while the execution waits. It may read the task
- * list the wait kept and the gateway's records of its tasks, and touch this
- * process's memory of the wait (race.ts); it resumes the execution by
- * returning items. Every request is answered by the node itself.
+ * The webhook side of a callback wait: one request to the wait's own address (the gateway's callback
+ * or the package's own post) while the execution waits. It may read the task list the wait kept and the
+ * gateway's records of its tasks, and touch this process's memory of the wait (race.ts); it resumes the
+ * execution by returning items. Every request is answered by the node itself.
  */
 
 /** The path a callback wait adds to the execution's resume URL: only this node's webhook answers it. */
 export const WAIT_PATH = 'video-wait';
 
 /**
- * The address a callback wait hands out: n8n's resume URL with the wait's own
- * path. n8n resumes whatever node an execution waits at through its bare
- * resume URL, so a call that comes late or twice would resume a later Wait
- * node; at this path n8n answers 404 unless the execution waits at a video
- * wait, which judges the call against its own tasks.
+ * The address a callback wait hands out: n8n's resume URL with the wait's own path. n8n resumes whatever
+ * node an execution waits at through its bare resume URL, so a late or repeated call would resume a later
+ * Wait node; at this path only a video wait answers, judging the call against its own tasks. At another
+ * node n8n answers 404, or holds the request open unanswered when that node is followed by a Wait or Form node.
  */
 export function waitAddress(resumeUrl: string): string {
 	const address = new URL(resumeUrl);
@@ -55,9 +58,6 @@ export const videoCallbackWebhooks: IWebhookDescription[] = [WAIT_PATH, ''].map(
 	restartWebhook: true,
 	isFullPath: true,
 }));
-
-/** Reads of their own tasks that a wait's callbacks make at once in one process, at least. */
-export const CONFIRMATIONS_AT_ONCE = 16;
 
 /**
  * Stored task lists this process has read or is reading, by file id: a file
@@ -89,12 +89,8 @@ async function loadState(ctx: IWebhookFunctions, prefix: string): Promise<Callba
 	return await reading;
 }
 
-/** A read of the confirmation window that got its request slot too late to be answered within the window. */
-class WindowPassed extends Error {
-	constructor() {
-		super('the confirmation window passed');
-	}
-}
+/** A read that got its request slot too late to be answered in time. */
+class NoTimeLeft extends Error {}
 
 /** Max Concurrent Requests as the webhook reads it (a webhook has no items). */
 function webhookConcurrency(ctx: IWebhookFunctions): number {
@@ -124,12 +120,14 @@ function readsOf(
 	const ownItem = slots.indexOf(taskId);
 	return {
 		own: async (timeoutMs?: number) => {
-			// A read of the window has one attempt and what is left of the window once it got its slot.
-			const until = timeoutMs === undefined ? undefined : clock.now() + timeoutMs;
+			// One attempt, with what is left once it got its slot: of the window, or of the first read's bound.
+			const until = clock.now() + (timeoutMs ?? FIRST_READ_BOUND_MS);
 			return await ownLimit(async () => {
-				if (until === undefined) return (await readTask(ctx, taskId, { itemIndex: ownItem, clock })).record;
 				const left = until - clock.now();
-				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs) throw new WindowPassed();
+				if (left < DEFAULT_CONFIRM_SCHEDULE.minReadMs)
+					throw new NoTimeLeft(
+						timeoutMs === undefined ? 'no read slot in time' : 'the confirmation window passed',
+					);
 				const options = { itemIndex: ownItem, attempts: 1, timeoutMs: left, clock };
 				return (await readTask(ctx, taskId, options)).record;
 			});
@@ -200,8 +198,6 @@ export async function handleVideoCallback(
 }
 
 /** A recheck's read of one task: one attempt, bounded, through the wait's request slots. */
-export const RECHECK_READ_MS = 10_000;
-
 function recheckRead(
 	ctx: IWebhookFunctions,
 	memory: WaitMemory,

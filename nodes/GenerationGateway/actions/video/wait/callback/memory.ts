@@ -2,21 +2,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { BoundedMap } from '../../../../../shared/boundedMap';
 import type { Limiter } from '../../../../../shared/concurrency';
-import { MAX_WAIT_DEADLINE_MS } from '../../../../../shared/polling';
 import { isTerminalStatus } from '../../../../../shared/videoTask';
+import { CLAIM_HOLD_MS, MAX_WAITS, WAIT_MEMORY_LIFETIME_MS } from '../../../../../shared/waitClocks';
 import type { CallbackState } from './taskList';
 
 /**
  * What one n8n process remembers of a waiting execution between its
  * callbacks (race.ts says what for), and the claim of its resume.
  */
-
-/** How long a claim holds after its callback handed items to n8n (while it builds them, it holds). */
-export const CLAIM_HOLD_MS = { handedOver: 60_000 };
-
-/** Entries kept at most (the oldest go first); an entry also goes once its wait is surely over. */
-const MAX_ENTRIES = 1000;
-const ENTRY_LIFETIME_MS = MAX_WAIT_DEADLINE_MS + 60 * 60_000;
 
 export interface PendingRead {
 	/** The tick at which the read was sent. */
@@ -49,16 +42,23 @@ export interface WaitMemory {
 	readonly othersReads: Map<string, { count: number; at: number }>;
 	/** The callback resuming the execution: since when, and when it handed its items to n8n. */
 	claim?: { since: number; handedOver?: number };
+	/** This process watches the wait (shared/watch.ts): its memory stays while the watch runs. */
+	watched?: boolean;
 	readonly createdAt: number;
 	/** The counter that orders arrivals and reads. */
 	ticks: number;
 }
 
+/** Past its bound the oldest memory goes first, never one whose watch runs or whose claim holds. */
 export class CallbackMemory {
 	private readonly entries: BoundedMap<string, WaitMemory>;
+	private now = 0;
 
-	constructor(maxEntries = MAX_ENTRIES) {
-		this.entries = new BoundedMap(maxEntries);
+	constructor(maxEntries = MAX_WAITS) {
+		this.entries = new BoundedMap(
+			maxEntries,
+			(entry) => entry.watched === true || claimHolds(entry, this.now),
+		);
 	}
 
 	get size(): number {
@@ -69,7 +69,8 @@ export class CallbackMemory {
 	of(key: string, now: number): WaitMemory {
 		const known = this.entries.get(key);
 		if (known) return known;
-		this.entries.dropWhere((entry) => now - entry.createdAt > ENTRY_LIFETIME_MS);
+		this.now = now;
+		this.entries.dropWhere((entry) => now - entry.createdAt > WAIT_MEMORY_LIFETIME_MS);
 		const created: WaitMemory = {
 			finals: new Map(),
 			reads: new Map(),
@@ -105,9 +106,8 @@ export function claimHolds(memory: WaitMemory, now: number): boolean {
 	if (!claim) return false;
 	// Building ends in handOver or releaseClaim: its reads and downloads each have a deadline.
 	if (claim.handedOver === undefined) return true;
-	// A request that reaches webhook() found the execution still waiting: a minute after
-	// the items were handed over, n8n evidently did not resume with them.
-	return now - claim.handedOver < CLAIM_HOLD_MS.handedOver;
+	// Past the hold, a request that reaches webhook() found the execution still waiting: n8n did not resume.
+	return now - claim.handedOver < CLAIM_HOLD_MS;
 }
 
 /** Claims the resume if nobody holds it; synchronous, so one of racing callbacks wins. */

@@ -4,6 +4,7 @@ import { joinOrOpen, notConfirmedYet } from '../../../../../shared/confirmWindow
 import type { Clock } from '../../../../../shared/time';
 import type { ConfirmFinalOptions } from '../../../../../shared/videoTask';
 import { confirmFinal, isTerminalStatus } from '../../../../../shared/videoTask';
+import { OTHERS_READ_AGAIN_MS, OTHERS_READS_PER_TASK } from '../../../../../shared/waitClocks';
 import type { PendingRead, WaitMemory } from './memory';
 import { claimHolds, tick, tryClaim } from './memory';
 import type { TaskSlot } from './taskList';
@@ -15,7 +16,7 @@ import type { TaskSlot } from './taskList';
  * them to one final callback; the rest are its parts, tested one by one.
  * The memory itself is memory.ts.
  *
- * - n8n gives a waiting node no lock: every request to the resume URL that
+ * - n8n gives a waiting node no lock: every request to the wait's address that
  *   finds the execution waiting runs `webhook()`, concurrently. The first
  *   callback that finds every task final claims the resume (in memory, before
  *   any download); the others answer 200 and leave it to that one.
@@ -86,11 +87,6 @@ export async function readAfter(
 	return await started.promise;
 }
 
-/** Reads of one task by the other tasks' callbacks, per process, before only the last unknown one reads it. */
-export const OTHERS_READS_PER_TASK = 2;
-/** After this long without such a read the bound starts again: a late callback or the package's own post may read. */
-export const OTHERS_READ_AGAIN_MS = 30_000;
-
 /**
  * Whether a final callback that confirmed its own task may read `taskId`,
  * another task not known final, and counts the read if so: at most
@@ -127,8 +123,8 @@ export function ownCallbackFailed(memory: WaitMemory, taskId: string): void {
  * or the task's confirmation (`confirmFinal`, opened by this callback or
  * joined), whose first read began after tick `arrived` and each read of the
  * window after the previous answer. `read` is given the time a read of the
- * window may take at most (none for the first read: the transport's usual
- * attempts). Rejects only when the first read fails.
+ * window may take at most (none for the first read: its own bound). Rejects
+ * only when the first read fails.
  */
 export async function confirmOwnTask(
 	memory: WaitMemory,

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { RECOVERY_SEEN_MS } from '../../../../../shared/waitClocks';
+
 /**
  * Waits left behind (a restart, a killed worker, callbacks lost while n8n was
  * down), found again from n8n's records: a waiting execution keeps the items
@@ -100,8 +102,6 @@ export function recheckOutcome(status: number, body: unknown): RecheckOutcome {
 
 /** When this process last ran a recovery pass (0: never): a wait begun here says whether one runs. */
 let lastPassAt = 0;
-/** A pass within this long means the recovery is set up: a schedule of a few minutes at most. */
-export const RECOVERY_SEEN_MS = 15 * 60_000;
 
 export function notePass(now: number): void {
 	lastPassAt = now;

@@ -6,9 +6,11 @@ import { gatewayFailureOf } from '../../../../../shared/errors';
 import { executionCustomDataOf } from '../../../../../shared/n8nFeatures';
 import type { Clock } from '../../../../../shared/time';
 import { systemClock } from '../../../../../shared/time';
-import type { DeliveryVerdict, PostAnswer } from '../../../../../shared/watch';
-import { MAX_WATCHES, deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
+import type { DeliveryVerdict } from '../../../../../shared/watch';
+import { deliveryVerdict, postToN8n, startWatch, watchLog } from '../../../../../shared/watch';
+import { MAX_WAITS } from '../../../../../shared/waitClocks';
 import { isTerminalStatus, readTask } from '../../../../../shared/videoTask';
+import type { PostAnswer } from '../../../../../shared/ownAddress';
 import { ownAddressUnreachable } from '../../../../../shared/ownAddress';
 import { printableUrl } from '../../../../../shared/urls';
 import { readRequestSettings } from '../../../descriptions';
@@ -93,7 +95,6 @@ export async function settleByCallback(
 
 	// A task may finish before n8n has saved the execution as waiting (its callback then gets
 	// n8n's 409): every task is read once now, so a batch already over does not wait at all.
-	const memory = memoryOf(ctx.getExecutionId(), ctx.getNode().id, state, startedAt);
 	const records = await mapWithConcurrency(state.slots.length, maxConcurrency, async (item) => {
 		const slot = state.slots[item];
 		if (typeof slot !== 'string') return undefined;
@@ -103,10 +104,6 @@ export async function settleByCallback(
 			() => undefined,
 		);
 	});
-	rememberFinals(
-		memory,
-		records.filter((record): record is IDataObject => record !== undefined),
-	);
 	if (
 		state.slots.every((slot, item) => typeof slot !== 'string' || isTerminalStatus(records[item]?.status))
 	) {
@@ -122,13 +119,19 @@ export async function settleByCallback(
 
 	const timeoutMs = readWaitDeadlineMs(ctx, 0);
 	const deadline = new Date(startedAt + timeoutMs);
-	const unreachable = await ownAddressUnreachable(ctx, callbackUrl, clock);
+	const unreachable = ownAddressUnreachable(ctx, callbackUrl, clock);
+	// Taken just before its watch keeps it: nothing comes between that could let it go.
+	const memory = memoryOf(ctx.getExecutionId(), ctx.getNode().id, state, clock.now());
+	rememberFinals(
+		memory,
+		records.filter((record): record is IDataObject => record !== undefined),
+	);
 	const watched = watchWait(ctx, { state, memory, callbackUrl, deadline, clock });
 	const ownNewsOff = unreachable
 		? `${unreachable.said}; ${unreachable.fix}`
 		: watched
 			? undefined
-			: `this n8n process watches ${MAX_WATCHES} waits already, its most`;
+			: `this n8n process watches ${MAX_WAITS} waits already, its most`;
 	if (unreachable)
 		addHints(ctx, ownNewsOffHint(printableUrl(callbackUrl), unreachable.said, unreachable.fix));
 	const leftBehind = recoverySeen(clock.now()) ? undefined : LEFT_BEHIND;
@@ -187,22 +190,23 @@ function leaveForTimeout(
 	}
 }
 
+/** The node's own answers that leave the wait undecided: a task still checked, a resume built or handed to n8n. */
+const UNDECIDED = ['waiting', 'resuming', 'resumed'];
+
 /**
- * What n8n made of the package's own delivery to the wait's address: the wait
- * still checking a task is asked again later; an execution that runs (it
- * resumed: the first post comes long after the wait began), finished, is gone
- * or waits at another node (404) ends the watch, as does any answer but n8n busy.
+ * n8n's answer to the package's own post to the wait's address: a wait still checking a task, or a resume
+ * under way (built, handed to n8n, started: each may still fail), is posted again later; else deliveryVerdict.
  */
 export function resumeVerdict(answer: PostAnswer): DeliveryVerdict {
 	const body = (answer.body ?? {}) as IDataObject;
-	if (answer.status === 200 && body.waiting !== undefined) return 'again';
+	if (answer.status === 200 && UNDECIDED.some((key) => body[key] !== undefined)) return 'again';
 	return deliveryVerdict(answer);
 }
 
 /**
  * Keeps watching the tasks from this process (shared/watch.ts): when they are
- * final and no callback has resumed the execution here, the news is posted to
- * the wait's address, where answer.ts answers it as any callback. False when
+ * final and no resume is under way here, the news is posted to the wait's
+ * address, where answer.ts answers it as any callback. False when
  * the process keeps its most watches already (startWatch).
  */
 function watchWait(
@@ -216,12 +220,12 @@ function watchWait(
 	}: { state: CallbackState; memory: WaitMemory; callbackUrl: string; deadline: Date; clock: Clock },
 ): boolean {
 	const taskIds = state.slots.filter((slot): slot is string => typeof slot === 'string');
-	return startWatch(
+	const started = startWatch(
 		{
 			taskIds,
 			until: deadline.getTime(),
 			known: (taskId) => memory.finals.get(taskId),
-			delivered: () => claimHolds(memory, clock.now()),
+			paused: () => claimHolds(memory, clock.now()),
 			read: async (taskId) =>
 				(await readTask(ctx, taskId, { itemIndex: state.slots.indexOf(taskId), attempts: 1, clock })).record,
 			onFinal: (record) => rememberFinals(memory, [record]),
@@ -231,9 +235,12 @@ function watchWait(
 					now: clock.now(),
 				}),
 			log: watchLog(ctx),
+			ended: () => (memory.watched = false),
 		},
 		clock,
 	);
+	if (started) memory.watched = true;
+	return started;
 }
 
 function unkeptError(ctx: IExecuteFunctions, itemIndex: number, taskId: string): NodeOperationError {
