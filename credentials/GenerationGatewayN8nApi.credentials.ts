@@ -42,7 +42,7 @@ export class GenerationGatewayN8nApi implements ICredentialType {
 		},
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',
-			name: 'allowUnauthorizedCerts',
+			name: 'ignoreSslIssues',
 			type: 'boolean',
 			default: false,
 			description:
@@ -62,7 +62,7 @@ export class GenerationGatewayN8nApi implements ICredentialType {
 			url: '/api/v1/executions',
 			qs: { limit: 1 },
 			method: 'GET',
-			skipSslCertificateValidation: '={{$credentials.allowUnauthorizedCerts}}',
+			skipSslCertificateValidation: '={{$credentials.ignoreSslIssues}}',
 		},
 	};
 }

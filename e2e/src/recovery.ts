@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Waits left behind, in a real n8n (one instance, or queue mode with a worker and a webhook
  * process): five executions of one video each wait by callback, then n8n stops (every process), the

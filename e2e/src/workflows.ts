@@ -86,7 +86,7 @@ export async function createCredentials(
 	ids.generationGatewayN8nApi = await n8n.createCredential(
 		'generationGatewayN8nApi',
 		credentialName('generationGatewayN8nApi'),
-		{ baseUrl: inside, apiKey, allowUnauthorizedCerts: false },
+		{ baseUrl: inside, apiKey, ignoreSslIssues: false },
 	);
 	return ids;
 }

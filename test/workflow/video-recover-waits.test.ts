@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Video Wait → Recover Waits (examples/video-recover-waits.json) over real https: waits whose
  * gateway callbacks never came are found in n8n's waiting executions (its public API, served

@@ -5,6 +5,7 @@
  * is found, rechecked and resumed with its video.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../../harness';
 import { runWorkflow } from '../../harness';
@@ -31,7 +32,7 @@ export async function run(ctx: DemoContext, workflow: WorkflowJson): Promise<voi
 		n8n.track(waiting);
 		const taskId = String(waiting.output(VIDEO_NODE)[0]?.json.id);
 		ctx.say(`a Create and Wait by callback waits for task ${taskId}; its final callback will be lost`);
-		await new Promise((resolve) => setTimeout(resolve, 4000));
+		await sleep(4000);
 		const pass = await ctx.run(workflow, undefined, undefined, {
 			generationGatewayN8nApi: { baseUrl: n8n.url, apiKey: WaitingWebhookServer.API_KEY },
 		});

@@ -135,7 +135,7 @@ async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INod
 	notePass(systemClock.now());
 	const credentials = await this.getCredentials(N8N_API_CREDENTIAL, itemIndex);
 	const base = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-	const insecure = credentials.allowUnauthorizedCerts === true;
+	const insecure = credentials.ignoreSslIssues === true;
 	const workflowId = String(this.getNodeParameter('recoverWorkflowId', itemIndex, '') ?? '').trim();
 	const { timeoutMs } = readRequestSettings(this, itemIndex);
 	const waits: LeftWait[] = [];
