@@ -5,10 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * n8n's own public API, as Video Wait → Recover Waits reaches it from inside n8n: it lists the
- * executions that wait and posts to their video waits. The key goes to this address only.
- */
+/** n8n's own public API, from inside n8n, for Video Wait → Recover Waits; the key goes to this address only. */
 export class GenerationGatewayN8nApi implements ICredentialType {
 	name = 'generationGatewayN8nApi';
 

@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 const proto = NodeExecutionContext.prototype as unknown as Record<string, unknown>;
-const keysModule = additionalKeysModule as { getAdditionalKeys: typeof additionalKeysModule.getAdditionalKeys };
+const keysModule = additionalKeysModule as {
+	getAdditionalKeys: typeof additionalKeysModule.getAdditionalKeys;
+};
 
 type Keys = { $execution?: Record<string, unknown> };
 
@@ -48,12 +50,18 @@ async function asOlderN8n<T>(
 ): Promise<T> {
 	const customData = Object.getOwnPropertyDescriptor(proto, 'customData')!;
 	const { getAdditionalKeys } = keysModule;
-	const evaluateExpression = proto.evaluateExpression as (this: unknown, expression: string, item?: number) => unknown;
+	const evaluateExpression = proto.evaluateExpression as (
+		this: unknown,
+		expression: string,
+		item?: number,
+	) => unknown;
 	if (changes.noContextCustomData) {
 		Object.defineProperty(proto, 'customData', { configurable: true, get: () => undefined });
 		proto.evaluateExpression = function (this: unknown, expression: string, item?: number) {
 			const value = evaluateExpression.call(this, expression, item);
-			return typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function')
+			return typeof value === 'object' &&
+				value !== null &&
+				Object.values(value).some((v) => typeof v === 'function')
 				? undefined
 				: value;
 		};
@@ -62,7 +70,9 @@ async function asOlderN8n<T>(
 		// What every context hands its expressions and data proxy as `$execution`, without custom data.
 		keysModule.getAdditionalKeys = (...args: Parameters<typeof getAdditionalKeys>) => {
 			const keys = getAdditionalKeys(...args) as Keys;
-			return { ...keys, $execution: { ...keys.$execution, customData: undefined } } as ReturnType<typeof getAdditionalKeys>;
+			return { ...keys, $execution: { ...keys.$execution, customData: undefined } } as ReturnType<
+				typeof getAdditionalKeys
+			>;
 		};
 	}
 	try {
@@ -78,7 +88,7 @@ const reads = (ids: string[]) =>
 	ids.reduce((sum, id) => sum + sim.requestsTo(`/v1/videos/${id}`, 'GET').length, 0);
 
 describe('Create and Wait on an older n8n', () => {
-	it('without the context\'s customData, expressions returning no functions (n8n 1.123): waits by callback through $execution.customData', async () => {
+	it("without the context's customData, expressions returning no functions (n8n 1.123): waits by callback through $execution.customData", async () => {
 		await asOlderN8n({ noContextCustomData: true }, async () => {
 			const waiting = await runWorkflow(videoCallbackWorkflow(), {
 				credentials: sim.credentials(),
@@ -115,18 +125,22 @@ describe('Create and Wait on an older n8n', () => {
 			expect(result.status).toBe('success');
 			const out = result.output(VIDEO_NODE);
 			expect(out.map((item) => item.json.status)).toEqual(['completed', 'completed']);
-			expect(out.map((item) => (item.json.waitInfo as { mode: string }).mode)).toEqual(['polling', 'polling']);
+			expect(out.map((item) => (item.json.waitInfo as { mode: string }).mode)).toEqual([
+				'polling',
+				'polling',
+			]);
 			// No task was sent the resume URL as its callback: nothing would take the call.
 			const posted = sim.requestsTo('/v1/videos', 'POST').slice(-2);
 			expect(posted.map((request) => (request.body as { callback_url?: string }).callback_url)).toEqual([
 				undefined,
 				undefined,
 			]);
-			const hints = (result.run.data.resultData.runData[VIDEO_NODE]?.[0]?.hints ?? []).map((hint) => hint.message);
+			const hints = (result.run.data.resultData.runData[VIDEO_NODE]?.[0]?.hints ?? []).map(
+				(hint) => hint.message,
+			);
 			expect(hints).toEqual(
 				expect.arrayContaining([expect.stringContaining('keeps no custom data for a waiting execution')]),
 			);
 		});
 	});
 });
-

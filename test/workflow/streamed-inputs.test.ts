@@ -56,8 +56,22 @@ beforeAll(async () => {
 	const made = await runWorkflow({
 		name: 'store pictures',
 		nodes: [
-			{ id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'p', name: 'Store', type: 'test.storePictures', typeVersion: 1, position: [200, 0], parameters: {} },
+			{
+				id: 's',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'p',
+				name: 'Store',
+				type: 'test.storePictures',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
+			},
 		],
 		connections: { Start: { main: [[{ node: 'Store', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -158,7 +172,11 @@ describe('binary inputs from the filesystem binary store are streamed', () => {
 
 	it('a create refused with 429 is sent again after Retry-After with the whole body, read from the store again', async () => {
 		const since = sim.requestsTo('/v1/videos', 'POST').length;
-		sim.inject({ path: '/v1/videos', method: 'POST', fault: { kind: 'status', status: 429, retryAfter: '1' } });
+		sim.inject({
+			path: '/v1/videos',
+			method: 'POST',
+			fault: { kind: 'status', status: 429, retryAfter: '1' },
+		});
 		const result = await runWorkflow(videoCreate(), { credentials: sim.credentials(), input: [stored] });
 		expect(result.status).toBe('success');
 		const sent = creates('/v1/videos', since);
@@ -173,7 +191,11 @@ describe('binary inputs from the filesystem binary store are streamed', () => {
 		'a %i within the origin is followed with the whole body again',
 		async (status) => {
 			const since = sim.requestsTo('/v1/videos', 'POST').length;
-			sim.inject({ path: '/v1/videos', method: 'POST', fault: { kind: 'redirect', status, location: '/v1/videos' } });
+			sim.inject({
+				path: '/v1/videos',
+				method: 'POST',
+				fault: { kind: 'redirect', status, location: '/v1/videos' },
+			});
 			const result = await runWorkflow(videoCreate(), { credentials: sim.credentials(), input: [stored] });
 			expect(result.status).toBe('success');
 			const sent = creates('/v1/videos', since);

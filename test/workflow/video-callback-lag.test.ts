@@ -75,7 +75,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		['answers 503', { kind: 'status', status: 503 }],
 		['breaks the connection', { kind: 'drop' }],
 	])(
-		'reads trail by 3 s and the window\'s first read %s: the next one confirms, resumed with the video',
+		"reads trail by 3 s and the window's first read %s: the next one confirms, resumed with the video",
 		async (_fault, fault) => {
 			const f = await runLagRow({
 				name: 'lag 3 s, a window read fails',

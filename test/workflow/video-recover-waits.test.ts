@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../harness';
+import type { RunResult, WorkflowJson } from '../harness';
 import { loadWorkflowFile, runWorkflow } from '../harness';
 import { WaitingWebhookServer } from '../harness/resume';
 import { useVirtualTime } from '../harness/virtual-time';
@@ -73,6 +73,7 @@ async function waitFor(prompts: string[], instanceBaseUrl = n8n.url) {
 	return { waiting, ids };
 }
 
+const hintsOf = (result: RunResult) => result.run.data.resultData.runData[VIDEO_NODE]?.[0]?.hints ?? [];
 const reads = (id: string) => sim.requestsTo(`/v1/videos/${id}`, 'GET').length;
 const resumes = (executionId: string) =>
 	n8n.deliveries.filter((d) => d.executionId === executionId && d.resumed).length;
@@ -85,6 +86,9 @@ describe('Video Wait → Recover Waits', () => {
 			new RegExp(`^${n8n.url}/webhook-waiting/${waiting.executionId}/video-wait`),
 		);
 		expect(waitInfo.leftBehind).toMatch(/^No Video Wait → Recover Waits pass has run in this n8n process/);
+		expect(hintsOf(waiting)).toContainEqual(
+			expect.objectContaining({ type: 'info', message: waitInfo.leftBehind }),
+		);
 	});
 
 	it('resumes a wait whose tasks ended and whose callbacks were lost, once, one read per task', async () => {
@@ -140,6 +144,15 @@ describe('Video Wait → Recover Waits', () => {
 		);
 		expect((await n8n.finished(waiting.executionId, 60_000)).output(VIDEO_NODE)[0].json.status).toBe(
 			'completed',
+		);
+	});
+
+	it('says nothing of the recovery on a wait begun after a pass in this process', async () => {
+		await recoverOnce();
+		const { waiting } = await waitFor(['clip [after:600000]']);
+		expect(waiting.output(VIDEO_NODE)[0].json.waitInfo).not.toHaveProperty('leftBehind');
+		expect(hintsOf(waiting).map((hint) => hint.message)).not.toContainEqual(
+			expect.stringMatching(/Recover Waits pass/),
 		);
 	});
 

@@ -27,12 +27,16 @@ async function send(
 	const target = new URL(url);
 	const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
 	return await new Promise((resolve, reject) => {
-		const req = send(target, { agent: false, rejectUnauthorized: false, ...options }, (res: IncomingMessage) => {
-			let body = '';
-			res.setEncoding('utf8');
-			res.on('data', (chunk: string) => (body += chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body, endedAt: Date.now() }));
-		});
+		const req = send(
+			target,
+			{ agent: false, rejectUnauthorized: false, ...options },
+			(res: IncomingMessage) => {
+				let body = '';
+				res.setEncoding('utf8');
+				res.on('data', (chunk: string) => (body += chunk));
+				res.on('end', () => resolve({ status: res.statusCode ?? 0, body, endedAt: Date.now() }));
+			},
+		);
 		req.on('error', reject);
 		req.end();
 	});

@@ -229,11 +229,9 @@ export async function answerFinal(
 }
 
 /**
- * A recheck (Video Wait → Recover Waits asks a wait left behind to look at its
- * tasks): no task is claimed final, so every task is read once, in item order,
- * by a read that begins now (a final record already known is used), and the
- * first one not final ends the check: at most one gateway read per task. The
- * resume is claimed as a final callback claims it.
+ * A recheck (Recover Waits asks a wait left behind to look at its tasks): each
+ * task read once, in item order, up to the first not final; the resume claimed
+ * as a final callback claims it.
  */
 export async function answerRecheck(
 	memory: WaitMemory,

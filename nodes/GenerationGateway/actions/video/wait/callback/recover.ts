@@ -69,10 +69,8 @@ export function leftWaitOf(execution: unknown): LeftWait | undefined {
 }
 
 /**
- * The wait's address as n8n reaches it from inside: the path's last three
- * segments (n8n's waiting-webhook endpoint, the execution id, the wait's own
- * path) and the query (the signature) under the n8n API credential's address,
- * so a set-up whose public name n8n cannot reach recovers too.
+ * The wait's address under n8n's address from inside: its endpoint, execution
+ * id, own path and signature, so a set-up whose public name n8n cannot reach recovers too.
  */
 export function insideAddress(address: string, n8nBaseUrl: string): string {
 	const wait = new URL(address);
