@@ -209,9 +209,9 @@ export async function runDev({ checks }: PartInput): Promise<void> {
 			examples,
 		);
 		checks.equal(
-			'dev: the three credentials are in place',
+			"dev: the three gateway credentials and Recover Waits' are in place",
 			(await restList(url, cookie, '/credentials')).length,
-			3,
+			4,
 		);
 
 		checks.begin('dev: the editor in Chromium, with the printed login');

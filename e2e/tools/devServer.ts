@@ -70,6 +70,7 @@ const CREDENTIAL_LABELS: Record<string, string> = {
 	generationGatewayBearerApi: 'Bearer Token',
 	generationGatewayApiKeyApi: 'API Key',
 	generationGatewayNativeKeyApi: 'Native Key',
+	generationGatewayN8nApi: 'Recover Waits',
 };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -81,6 +82,8 @@ interface DevState {
 	credentials: Record<string, string>;
 	/** Workflow id by example file name. */
 	workflows: Record<string, string>;
+	/** The owner's API key made for Recover Waits' credential. */
+	apiKey?: string;
 }
 
 const stateFile = join(devDir, 'dev-state.json');
@@ -295,10 +298,18 @@ const credentialName = (type: string) => `Generation Gateway simulator (${CREDEN
 
 /**
  * The three credentials, created once and pointed at this start's simulator each time (its port
- * changes from one start to the next).
+ * changes from one start to the next), and Recover Waits' own: this n8n and an owner's API key.
  */
-async function ensureCredentials(rest: Rest, sim: Simulator, state: DevState): Promise<void> {
-	for (const [type, data] of Object.entries(sim.credentials())) {
+async function ensureCredentials(rest: Rest, sim: Simulator, state: DevState, n8nUrl: string): Promise<void> {
+	if (!state.apiKey) {
+		const scopes = await rest.call<string[]>('GET', '/api-keys/scopes');
+		const label = `Recover Waits (${Date.now()})`;
+		state.apiKey = (
+			await rest.call<{ rawApiKey: string }>('POST', '/api-keys', { label, scopes, expiresAt: null })
+		).rawApiKey;
+	}
+	const recover = { generationGatewayN8nApi: { baseUrl: n8nUrl, apiKey: state.apiKey } };
+	for (const [type, data] of Object.entries({ ...sim.credentials(), ...recover })) {
 		const body = { name: credentialName(type), type, data };
 		const id = state.credentials[type];
 		if (id && (await rest.status(`/credentials/${id}`)) === 200) {
@@ -411,7 +422,7 @@ async function main(): Promise<void> {
 		const rest = new Rest(`http://127.0.0.1:${port}`);
 		await rest.login();
 		const state = readState();
-		await ensureCredentials(rest, sim, state);
+		await ensureCredentials(rest, sim, state, `http://127.0.0.1:${port}`);
 		const examples = await ensureExamples(rest, state);
 		writeFileSync(stateFile, JSON.stringify(state, null, 2));
 		const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
@@ -421,7 +432,9 @@ async function main(): Promise<void> {
 		say(`  Editor:      ${n8n.url}`);
 		say(`  Sign in:     ${DEV_OWNER.email} / ${DEV_OWNER.password}`);
 		say(`  Workflows:   ${examples} examples from examples/, ready for "Execute workflow"`);
-		say(`  Credentials: "Generation Gateway simulator (...)", three types, pointing at the simulator`);
+		say(
+			`  Credentials: "Generation Gateway simulator (...)": three types pointing at the simulator, and Recover Waits' (this n8n)`,
+		);
 		say(`  Simulator:   ${sim.url} (video tasks end after ${VIDEO_TIMING.doneAfterMs / 1000} s)`);
 		say(`  Files:       what the workflows get from the simulator (images, audio, video) n8n stores under`);
 		say(
