@@ -133,5 +133,5 @@ describe('the check in a jest run (child process)', () => {
 		expect(output).toMatch(/FAIL \S*leak\.test\.js/);
 		expect(output).toMatch(/leak\.test\.js left open: (?=.*Timeout)(?=.*TCPSERVERWRAP)(?=.*PROCESSWRAP)/);
 		expect(output).toContain('Test Suites: 1 failed, 1 passed, 2 total');
-	}, 60_000);
+	}, 60_000); // starts jest in a child process, with two workers and its 2 s grace for open handles
 });
