@@ -8,6 +8,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
-	testTimeout: 60000,
+	// A test that needs longer says why beside its own timeout.
+	testTimeout: 10000,
 	maxWorkers: 2,
 };

@@ -17,6 +17,7 @@
  * hold the run.
  */
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
+import type { Circus } from '@jest/types';
 import NodeEnvironment from 'jest-environment-node';
 import { type AsyncHook, createHook } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
@@ -45,10 +46,45 @@ const TRACKED = new Set([
 
 const JEST_FRAME = /node_modules\/(@jest\/|jest-[a-z-]+\/|jest\/)/;
 
-interface Tracked {
-	type: string;
-	resource: { hasRef?: () => boolean; unref?: () => unknown };
-	stack: string;
+/** A resource opened by the file, and where. */
+class Tracked {
+	private text: string | undefined;
+
+	constructor(
+		readonly type: string,
+		readonly resource: { hasRef?: () => boolean; unref?: () => unknown },
+		private readonly sites: NodeJS.CallSite[],
+	) {}
+
+	/** The file's own frames where it was opened, at most 8, as Node (or jest's source maps) prints them. */
+	get stack(): string {
+		return (this.text ??= printed(this.sites));
+	}
+}
+
+/**
+ * The current stack's call sites, unprinted: printing each new timer's stack (source maps looked up
+ * frame by frame) costs far more than the timer itself, and only a leak's stack is ever read.
+ */
+function callSites(): NodeJS.CallSite[] {
+	const prepare = Error.prepareStackTrace;
+	Error.prepareStackTrace = (_error, sites) => sites;
+	try {
+		return new Error().stack as unknown as NodeJS.CallSite[];
+	} finally {
+		Error.prepareStackTrace = prepare;
+	}
+}
+
+/** The "    at ..." lines of these call sites, printed as `new Error().stack` prints them. */
+function printed(sites: NodeJS.CallSite[]): string {
+	const text = Error.prepareStackTrace
+		? String(Error.prepareStackTrace(new Error(), sites))
+		: sites.map((site) => `    at ${String(site)}`).join('\n');
+	return text
+		.split('\n')
+		.filter((line) => /^\s+at /.test(line))
+		.join('\n');
 }
 
 /**
@@ -64,21 +100,25 @@ export class OpenResources {
 		this.hook = createHook({
 			init: (asyncId, type, _trigger, resource) => {
 				if (!TRACKED.has(type)) return;
-				const frames = (new Error().stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
-				const own = frames.filter(
-					(line) =>
-						!line.includes('(node:') &&
-						!line.includes(' node:') &&
-						!line.includes('open-handles-environment'),
-				);
+				const own = callSites().filter((site) => {
+					const file = site.getFileName() ?? '';
+					return !file.startsWith('node:') && !file.includes('open-handles-environment');
+				});
 				// Jest's own (its reporter's status timer when a single file runs in jest's process) is not the file's.
-				if (own.length && JEST_FRAME.test(own[0])) return;
-				const stack = own.slice(0, 8).join('\n');
-				this.live.set(asyncId, { type, resource: resource as Tracked['resource'], stack });
+				if (own.length && JEST_FRAME.test(own[0].getFileName() ?? '')) return;
+				this.live.set(asyncId, new Tracked(type, resource as Tracked['resource'], own.slice(0, 8)));
 			},
 			destroy: (asyncId) => void this.live.delete(asyncId),
 		});
 		this.hook.enable();
+	}
+
+	/**
+	 * Prints the stacks of what is open now, while jest can still map the file's lines to its
+	 * sources (it forgets its source maps before the environment's teardown).
+	 */
+	printStacks(): void {
+		for (const tracked of this.live.values()) void tracked.stack;
 	}
 
 	/**
@@ -131,6 +171,11 @@ export default class OpenHandlesEnvironment extends NodeEnvironment {
 	}
 
 	private checked = false;
+
+	/** After the file's tests and afterAll hooks, before jest forgets its source maps. */
+	async handleTestEvent(event: Circus.Event): Promise<void> {
+		if (event.name === 'run_finish') this.resources.printStacks();
+	}
 
 	async teardown(): Promise<void> {
 		await super.teardown();

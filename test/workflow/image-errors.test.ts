@@ -8,6 +8,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { readBinary, runWorkflow } from '../harness';
+import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
 import { inspectImage } from '../simulator/image/inspect';
@@ -99,6 +100,9 @@ describe('Image → Generate (workflow): streaming', () => {
 });
 
 describe('Image → Generate (workflow): refusals and errors', () => {
+	// The download's back-off on virtual time: no real wait, and its pause read on the clock.
+	useVirtualTime();
+
 	it.each<[string, IDataObject, RegExp]>([
 		[
 			'a size outside the 1:3-3:1 ratio',
@@ -208,8 +212,8 @@ describe('Image → Generate (workflow): refusals and errors', () => {
 
 	it('a URL result whose host fails once (503) is downloaded again: the image arrives, generated once', async () => {
 		sim.inject({ path: /^\/cdn\/images\//, method: 'GET', fault: { kind: 'status', status: 503 } });
-		const downloads = () => sim.requests.filter((r) => r.path.startsWith('/cdn/images/')).length;
-		const before = downloads();
+		const downloads = () => sim.requests.filter((r) => r.path.startsWith('/cdn/images/'));
+		const before = downloads().length;
 		const { result, sent } = await run({
 			model: model('legacyimg-2'),
 			prompt: 'x',
@@ -218,7 +222,15 @@ describe('Image → Generate (workflow): refusals and errors', () => {
 		});
 		expect(result.status).toBe('success');
 		expect(sent).toBe(1);
-		expect(downloads() - before).toBe(2);
+		const [first, second] = downloads().slice(before);
+		expect(
+			downloads()
+				.slice(before)
+				.map((r) => r.status),
+		).toEqual([503, 200]);
+		// The first back-off of a read: 0.5 s scaled by 0.75-1.0.
+		expect(second.at - first.at).toBeGreaterThanOrEqual(375);
+		expect(second.at - first.at).toBeLessThanOrEqual(500);
 		expect(result.output(IMAGE_NODE)[0].binary?.data).toMatchObject({
 			mimeType: 'image/png',
 			fileName: 'image-1.png',

@@ -270,7 +270,7 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 		expect(row.started.map(([id]) => id).sort()).toEqual([...row.ids].sort());
 		expect(row.readsPerTask).toEqual([3, 3, 3]);
 		expect(row.answers).toEqual([200, 200, 200]);
-	}, 30_000);
+	});
 
 	it('reads trail by 9 s, no second callback: 503 + Retry-After after the window, nothing starts', async () => {
 		const row = await triggerLagRow(1, 9_000, { kind: 'off' });
@@ -278,7 +278,7 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 		expect(row.answers).toEqual([503]);
 		expect(row.retryAfter).toEqual(['30']);
 		expect(row.readsPerTask).toEqual([4]);
-	}, 30_000);
+	});
 
 	it('reads trail by 9 s, second callbacks at 0.5 s and 1 s: the second one starts the workflow', async () => {
 		const row = await triggerLagRow(1, 9_000, { kind: 'fixed', pausesMs: [500, 1000] });
@@ -286,7 +286,7 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 		expect(row.answers).toEqual([503, 200]);
 		// Four reads in the first answer; the second callback's read at 8.5 s is stale, 1 s later current.
 		expect(row.readsPerTask).toEqual([6]);
-	}, 40_000);
+	});
 
 	it('the same final callback delivered twice at once shares one window: one start, the window read once', async () => {
 		const own = await startSimulator();
@@ -314,5 +314,5 @@ describe('Generation Gateway Trigger: reads that trail the callbacks (confirmati
 			tasks.stop();
 			await own.stop();
 		}
-	}, 30_000);
+	});
 });

@@ -76,7 +76,7 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 		// Short tasks are done at their first read (5 s); the long one needs a second (12.5 s).
 		expect(ids.map((id) => taskReads(id).length)).toEqual([2, 1, 1]);
 		expect(out.map((item) => (item.json.waitInfo as IDataObject).polls)).toEqual([2, 1, 1]);
-	}, 30_000);
+	});
 
 	it('continue-on-fail: a failed task is its error item; the others complete', async () => {
 		const result = await run(polling({}, { onError: 'continueRegularOutput' }), ['ok', 'x [fail]', 'ok too']);
@@ -86,7 +86,7 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 		expect(out[0].json.status).toBe('completed');
 		expect(String(out[1].json.error)).toMatch(/^Video task video_\S+ ended with status "failed"$/);
 		expect(out[2].json.status).toBe('completed');
-	}, 30_000);
+	});
 
 	it('continue-on-fail off: the node fails once every task settled, naming the completed ones with their records', async () => {
 		const from = sim.requests.length;
@@ -114,7 +114,7 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 			`2 video tasks ${ids[1]} (item 1), ${ids[2]} (item 2) completed before the run failed`,
 		);
 		expect(error.description).toContain(JSON.stringify(error.context.completedTasks[1].record));
-	}, 30_000);
+	});
 
 	it("one task's Wait Timeout ends its wait only; the others complete", async () => {
 		const result = await run(
@@ -133,7 +133,7 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 		);
 		expect(out[0].json.errorDescription).toMatch(/Wait for Completion with task ID video_\S+/);
 		expect(out[1].json.status).toBe('completed');
-	}, 30_000);
+	});
 
 	it('a read answered 429 pauses the round and fails no task', async () => {
 		sim.inject({
@@ -149,7 +149,7 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 		expect(reads.map((read) => read.status)).toEqual([429, 200, 200, 200]);
 		// Nothing was read during the second the gateway asked for.
 		expect(reads[1].at - reads[0].at).toBeGreaterThanOrEqual(900);
-	}, 30_000);
+	});
 
 	it('Stop during the wait ends every task wait within a second', async () => {
 		const handle = startWorkflow(polling(), {
@@ -166,7 +166,7 @@ describe('Video → Create and Wait, polling: the batch waits together', () => {
 				/^Waiting for video task video_\S+ was cancelled$/,
 			);
 		}
-	}, 30_000);
+	});
 });
 
 describe('Video → Wait for Completion over many items', () => {
@@ -192,5 +192,5 @@ describe('Video → Wait for Completion over many items', () => {
 		expect(String(out[2].json.error)).toBe(`Video task ${ids[2]} ended with status "failed"`);
 		const firstReads = ids.map((id) => taskReads(id)[0].at);
 		expect(Math.max(...firstReads) - Math.min(...firstReads)).toBeLessThan(1_000);
-	}, 30_000);
+	});
 });

@@ -98,14 +98,14 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(3_000));
 		expect(answered(f)).toEqual(['200']);
 		expect(f.secondCallbacks).toBe(0);
-	}, 30_000);
+	});
 
 	it('reads trail by 2 s, 5 tasks ending together (the reported case): resumed once with every video', async () => {
 		const f = await runLagRow({ name: '5 tasks lag 2 s', tasks: 5, lagMs: 2_000, second: NO_SECOND });
 		expectResumed(f, 5);
 		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(2_000));
 		expect(answered(f)).toEqual(['200']);
-	}, 30_000);
+	});
 
 	it('reads trail by 3 s, 300 tasks ending together (Wait Mode Callback): resumed once with all 300 videos, reads per task within the design bound', async () => {
 		const f = await runLagRow({ name: '300 tasks lag 3 s', tasks: 300, lagMs: 3_000, second: NO_SECOND });
@@ -121,7 +121,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		// what the row asserts (expectResumed), not a count of 200s.
 		expect(answered(f).filter((status) => /^5\d\d$/.test(status))).toEqual([]);
 		expect(f.secondCallbacks).toBe(0);
-	}, 300_000);
+	}, 300_000); // 300 creates, then 300 callbacks and their reads over real HTTP: the longest rows of the suite
 
 	it('reads trail by more than the window (9 s): one 503 + Retry-After, no resume (a second callback is needed)', async () => {
 		const f = await runLagRow({ name: 'lag 9 s', tasks: 1, lagMs: 9_000, second: NO_SECOND });
@@ -131,7 +131,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		// The wait read, the callback's read and the window's three.
 		expect(f.readsPerTask).toEqual([5]);
 		expect(f.downloads).toEqual([0]);
-	}, 40_000);
+	});
 });
 
 describe('Video → Create and Wait, callback mode: reads that trail the callbacks, second callbacks (workflow)', () => {
@@ -146,7 +146,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		expect(f.secondCallbacks).toBe(0);
 		expect(answered(f)).toEqual(['200']);
 		expect(Math.max(...f.readsPerTask)).toBeLessThanOrEqual(readsBound(2_000));
-	}, 30_000);
+	});
 
 	it('reads trail by 9 s, second callbacks 0.5 s and 1 s after the 503 (Retry-After ignored): the second one resumes', async () => {
 		const f = await runLagRow({ name: 'lag 9 s fast second', tasks: 1, lagMs: 9_000, second: FAST_SECOND });
@@ -155,7 +155,7 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		expect(f.secondCallbacks).toBe(1);
 		// Five reads for the first callback; the second one's read at 8.5 s is stale, its window's first at 9.5 s confirms.
 		expect(f.readsPerTask).toEqual([7]);
-	}, 40_000);
+	});
 
 	it('reads trail by 9 s, the gateway honours Retry-After (30 s): the callback 30 s later resumes', async () => {
 		const f = await runLagRow({
@@ -170,5 +170,5 @@ describe('Video → Create and Wait, callback mode: reads that trail the callbac
 		// Five reads for the first callback, one for the second (current by then).
 		expect(f.readsPerTask).toEqual([6]);
 		expect(f.seconds).toBeGreaterThanOrEqual(30);
-	}, 90_000);
+	});
 });

@@ -124,7 +124,7 @@ describe('Video → Create and Wait, callback mode: forged callbacks (workflow)'
 		expect(figures.statuses).toEqual(Array(9).fill(503));
 		expect(figures.execution.status).toBe('waiting');
 		expect(figures.downloads).toEqual([0, 0, 0]);
-	}, 60_000);
+	});
 });
 
 describe('Video → Create and Wait, callback mode: a gateway read failing (workflow)', () => {

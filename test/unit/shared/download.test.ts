@@ -13,6 +13,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { DownloadContext } from '../../../nodes/shared/download';
 import { DOWNLOAD_DEADLINE_FACTOR, downloadToBinary } from '../../../nodes/shared/download';
+import { useVirtualTime } from '../../harness/virtual-time';
+
+// Silence, the total deadline, back-off and the trickling hosts all on virtual time: no real waits.
+useVirtualTime();
 
 const node = { name: 'Gateway', type: 'generationGateway' } as INode;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(200, 7)]);
@@ -97,13 +101,15 @@ const request = (url = 'https://files.example/v/1.png?X-Signature=s3cr3t&Expires
 	}),
 });
 
+/** The download's result or error, the requests sent, the bodies given, and the virtual time it took. */
 async function outcome(hosts: Host[], url?: string) {
 	const { ctx, sent, bodies } = fakeContext(hosts);
+	const started = Date.now();
 	try {
 		const result = await downloadToBinary(ctx, request(url));
-		return { result, sent, bodies };
+		return { result, sent, bodies, elapsed: Date.now() - started };
 	} catch (error) {
-		return { error: error as NodeOperationError, sent, bodies };
+		return { error: error as NodeOperationError, sent, bodies, elapsed: Date.now() - started };
 	}
 }
 
@@ -226,7 +232,8 @@ describe('downloadToBinary: failures name the file, the host without its query, 
 
 	it('a host trickling bytes is stopped at the total deadline, with how much had arrived; not retried', async () => {
 		const big = Buffer.concat([PNG, Buffer.alloc(100_000)]);
-		const { error, sent, bodies } = await outcome([{ status: 200, body: big, trickle: 16 }]);
+		const { error, sent, bodies, elapsed } = await outcome([{ status: 200, body: big, trickle: 16 }]);
+		expect(elapsed).toBe(300 * DOWNLOAD_DEADLINE_FACTOR);
 		expect(error!.message).toMatch(
 			new RegExp(
 				`: it took longer than ${(300 * DOWNLOAD_DEADLINE_FACTOR) / 1000} s in all \\(${DOWNLOAD_DEADLINE_FACTOR} x Request Timeout\\), after \\d+ bytes$`,
@@ -240,10 +247,12 @@ describe('downloadToBinary: failures name the file, the host without its query, 
 		const cancel = new AbortController();
 		const big = Buffer.concat([PNG, Buffer.alloc(100_000)]);
 		const { ctx, sent, bodies } = fakeContext([{ status: 200, body: big, trickle: 16 }], cancel);
+		const started = Date.now();
 		const running = downloadToBinary(ctx, { ...request(), silenceMs: 60_000 }).catch((e: unknown) => e);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		cancel.abort();
 		const error = (await running) as NodeOperationError;
+		expect(Date.now() - started).toBe(100);
 		expect(error.message).toBe(`${WHERE}: the execution was stopped`);
 		expect(sent).toHaveLength(1);
 		expect(bodies[0].destroyed).toBe(true);

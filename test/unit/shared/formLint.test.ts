@@ -48,20 +48,27 @@ interface Finding {
 	next: string;
 }
 
-function lintProperties(properties: INodeProperties[]): Finding[] {
-	const text = `import type { INodeProperties } from 'n8n-workflow';\n\nexport const properties: INodeProperties[] = ${literal(properties)};\n`;
+/** Properties as the source of a file that declares them. */
+function sourceOf(properties: INodeProperties[]): string {
+	return `import type { INodeProperties } from 'n8n-workflow';\n\nexport const properties: INodeProperties[] = ${literal(properties)};\n`;
+}
+
+/** Each text's findings, from one ESLint run in a child process (starting ESLint is most of its cost). */
+function lintSources(texts: string[]): Finding[][] {
 	const run = spawnSync(
 		process.execPath,
 		[join(__dirname, 'lintDescription.mjs'), ROOT, join(ROOT, 'nodes', 'GenerationGateway', 'Form.node.ts')],
-		{ input: text, encoding: 'utf8', timeout: 120_000 },
+		{ input: JSON.stringify(texts), encoding: 'utf8', timeout: 120_000 },
 	);
 	if (run.status !== 0) throw new Error(`ESLint did not run: ${run.stderr}`);
-	const lines = text.split('\n');
-	return (JSON.parse(run.stdout) as Finding[]).map((finding) => ({
-		...finding,
-		at: lines[finding.line - 1].trim(),
-		next: lines[finding.line]?.trim() ?? '',
-	}));
+	return (JSON.parse(run.stdout) as Finding[][]).map((findings, index) => {
+		const lines = texts[index].split('\n');
+		return findings.map((finding) => ({
+			...finding,
+			at: lines[finding.line - 1].trim(),
+			next: lines[finding.line]?.trim() ?? '',
+		}));
+	});
 }
 
 const MODEL_IDS = new Set([...VIDEO_MODELS, ...IMAGE_MODELS].map((model) => model.id));
@@ -89,37 +96,44 @@ function deliberate(finding: Finding): string | undefined {
 	return undefined;
 }
 
+/** A form that breaks the rules twice: a miscased name and a boolean described without "whether". */
+const BROKEN: INodeProperties[] = [
+	{
+		displayName: 'dry run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description: 'Turns the dry run on',
+	},
+	{
+		displayName: 'Quality',
+		name: 'quality',
+		type: 'options',
+		options: [
+			{ name: 'best', value: 'high' },
+			{ name: 'Low', value: 'low' },
+		],
+		default: 'low',
+	},
+];
+
 describe("n8n's form rules on the form as n8n receives it", () => {
-	it('both nodes: nothing reported but the deliberate choices', () => {
+	let both: Finding[];
+	let broken: Finding[];
+	beforeAll(() => {
 		const properties = [
 			...new GenerationGateway().description.properties,
 			...new GenerationGatewayTrigger().description.properties,
 		];
-		const findings = lintProperties(properties);
-		expect(findings.filter((finding) => !deliberate(finding))).toEqual([]);
+		[both, broken] = lintSources([sourceOf(properties), sourceOf(BROKEN)]);
+	}, 60_000); // ESLint in a child process: loading its config and n8n's rule plugins takes seconds
+
+	it('both nodes: nothing reported but the deliberate choices', () => {
+		expect(both.filter((finding) => !deliberate(finding))).toEqual([]);
 	});
 
 	it('reports a field that breaks the rules (so the check above can fail)', () => {
-		const findings = lintProperties([
-			{
-				displayName: 'dry run',
-				name: 'dryRun',
-				type: 'boolean',
-				default: false,
-				description: 'Turns the dry run on',
-			},
-			{
-				displayName: 'Quality',
-				name: 'quality',
-				type: 'options',
-				options: [
-					{ name: 'best', value: 'high' },
-					{ name: 'Low', value: 'low' },
-				],
-				default: 'low',
-			},
-		]);
-		const rules = findings.filter((finding) => !deliberate(finding)).map((finding) => finding.ruleId);
+		const rules = broken.filter((finding) => !deliberate(finding)).map((finding) => finding.ruleId);
 		expect(rules).toEqual(
 			expect.arrayContaining([
 				'n8n-nodes-base/node-param-display-name-miscased',
@@ -127,6 +141,6 @@ describe("n8n's form rules on the form as n8n receives it", () => {
 			]),
 		);
 		// The lower-case choice is not its value: reported, not excused.
-		expect(findings.filter((finding) => finding.at === 'name: "best",').map(deliberate)).toEqual([undefined]);
+		expect(broken.filter((finding) => finding.at === 'name: "best",').map(deliberate)).toEqual([undefined]);
 	});
 });

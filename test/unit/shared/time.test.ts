@@ -1,37 +1,52 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { cancellableSleep } from '../../../nodes/shared/time';
+import { useVirtualTime } from '../../harness/virtual-time';
+
+// n8n-workflow's sleep (setTimeout) and Date.now() on virtual time: every pause below is exact.
+useVirtualTime();
+
+/** The delays of the timers `run` sets, and the virtual time it takes. */
+async function timed(run: () => Promise<void>): Promise<{ elapsed: number; timers: number[] }> {
+	const spy = jest.spyOn(globalThis, 'setTimeout');
+	const started = Date.now();
+	try {
+		await run();
+		return { elapsed: Date.now() - started, timers: spy.mock.calls.map((call) => call[1] ?? 0) };
+	} finally {
+		spy.mockRestore();
+	}
+}
 
 describe('cancellableSleep', () => {
 	it('sleeps the time asked without a signal', async () => {
-		const started = Date.now();
-		await cancellableSleep(120);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+		expect(await timed(async () => await cancellableSleep(120))).toEqual({ elapsed: 120, timers: [120] });
 	});
 
 	it('sleeps the whole time, across slices, when nothing aborts', async () => {
 		const controller = new AbortController();
-		const started = Date.now();
-		await cancellableSleep(1300, controller.signal);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(1290);
+		expect(await timed(async () => await cancellableSleep(1300, controller.signal))).toEqual({
+			elapsed: 1300,
+			timers: [200, 200, 200, 200, 200, 200, 100],
+		});
 	});
 
 	it('returns early when the signal aborts', async () => {
 		const controller = new AbortController();
-		const started = Date.now();
-		const sleeping = cancellableSleep(30_000, controller.signal);
-		setTimeout(() => controller.abort(), 50);
-		await sleeping;
-		expect(Date.now() - started).toBeLessThan(1000);
+		const { elapsed } = await timed(async () => {
+			setTimeout(() => controller.abort(), 50);
+			await cancellableSleep(30_000, controller.signal);
+		});
+		expect(elapsed).toBe(50);
 	});
 
 	it('returns at once for an aborted signal or a non-positive time', async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const started = Date.now();
-		await cancellableSleep(30_000, controller.signal);
-		await cancellableSleep(0);
-		await cancellableSleep(-5);
-		// Far below the 30 s asked for: no sleep happened (a loaded machine may stall the loop for a while).
-		expect(Date.now() - started).toBeLessThan(5_000);
+		const { elapsed, timers } = await timed(async () => {
+			await cancellableSleep(30_000, controller.signal);
+			await cancellableSleep(0);
+			await cancellableSleep(-5);
+		});
+		expect({ elapsed, timers }).toEqual({ elapsed: 0, timers: [] });
 	});
 });

@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { MAYBE_CHARGED_ADVICE, gatewayFailureOf } from '../../../nodes/shared/errors';
 import type { GatewayRequest } from '../../../nodes/shared/transport';
 import { gatewayRequest } from '../../../nodes/shared/transport';
+import { useVirtualTime } from '../../harness/virtual-time';
 import { FakeClock } from './fakeClock';
 
 const node = { name: 'Gateway', type: 'generationGateway' } as INode;
@@ -449,6 +450,9 @@ describe('gatewayRequest: the error carries the failure as facts (context.gatewa
 });
 
 describe('gatewayRequest: a streamed answer silent past Request Timeout', () => {
+	// The silence is measured on virtual time: exact, and no real wait.
+	useVirtualTime();
+
 	/** A body that sends `first` and then nothing, closed (and its timer cleared) when destroyed. */
 	function stalling(first: string): Readable {
 		let timer: NodeJS.Timeout | undefined;
@@ -468,6 +472,7 @@ describe('gatewayRequest: a streamed answer silent past Request Timeout', () => 
 	it('fails its reader with a timeout error and is closed', async () => {
 		const body = stalling('data: {"a":1}\n\n');
 		const { ctx } = fakeContext([{ status: 200, body }]);
+		const started = Date.now();
 		const { body: stream } = await gatewayRequest<Readable>(ctx, {
 			...CREATE,
 			responseType: 'stream',
@@ -477,15 +482,18 @@ describe('gatewayRequest: a streamed answer silent past Request Timeout', () => 
 			for await (const _chunk of stream) void _chunk;
 		})();
 		await expect(reading).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+		expect(Date.now() - started).toBe(200);
 		expect(body.destroyed).toBe(true);
 	});
 
 	it('a body nobody reads is closed without an error event (which would end the process)', async () => {
 		const body = stalling('x');
 		const { ctx } = fakeContext([{ status: 200, body }]);
+		const started = Date.now();
 		await gatewayRequest(ctx, { ...CREATE, responseType: 'stream', timeoutMs: 200 });
 		const closed = new Promise((resolve) => body.once('close', resolve));
 		await closed;
+		expect(Date.now() - started).toBe(200);
 		expect(body.destroyed).toBe(true);
 	});
 });

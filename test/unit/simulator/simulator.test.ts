@@ -1,8 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { request } from 'node:http';
 
+import { useVirtualTime } from '../../harness/virtual-time';
 import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
+
+// The `slow` fault's pause on virtual time: exact, and no real wait.
+useVirtualTime();
 
 let sim: Simulator;
 
@@ -166,7 +170,7 @@ describe('simulator fault injection', () => {
 		sim.inject({ fault: { kind: 'slow', delayMs: 150 } });
 		const started = Date.now();
 		expect((await call('GET', '/v1/user/balance', headersFor('bearer'))).status).toBe(200);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+		expect(Date.now() - started).toBe(150);
 	});
 
 	it('drops the connection', async () => {
