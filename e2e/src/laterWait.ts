@@ -102,7 +102,7 @@ export async function runLaterWait(ctx: Context, watchLog?: () => string): Promi
 			`${name}: to the wait's own address, answered 404 or held unanswered and not sent again`,
 			// n8n 1.123's resume URL has no signature to redact.
 			/video-wait(\?…)? \((HTTP 404|no answer[^)]*)\)/.test(posts[0] ?? '') &&
-				!/posted again/.test(posts[0] ?? ''),
+				!/to be posted again/.test(posts[0] ?? ''),
 			posts,
 		);
 		const after = await n8n.execution(executionId);
