@@ -332,7 +332,7 @@ export async function runDev({ checks }: PartInput): Promise<void> {
 		checks.equal(
 			'dev-second: credentials not duplicated',
 			(await restList(second.banner.url, again, '/credentials')).length,
-			3,
+			4,
 		);
 		checks.note(
 			`ready: first start ${first.banner.seconds} s (install cached, fresh data), second ${second.banner.seconds} s`,
