@@ -34,6 +34,7 @@ import {
 	callbackWorkflow,
 	checkToolVariant,
 	createCredentials,
+	credentialName,
 	examplesDir,
 	loadWorkflow,
 	PACKAGE,
@@ -382,6 +383,16 @@ async function queueMode(
 		]);
 		p.compose(QUEUE_FILE, ['exec', '-T', 'n8n', 'n8n', 'import:workflow', `--input=${MOVE}/workflows.json`]);
 		ctx.credentials = moved;
+		// API keys stay in the one instance's database: Recover Waits' credential gets one made here.
+		await ctx.n8n.rest('PATCH', `/credentials/${moved.generationGatewayN8nApi}`, {
+			name: credentialName('generationGatewayN8nApi'),
+			type: 'generationGatewayN8nApi',
+			data: {
+				baseUrl: INSIDE_URL,
+				apiKey: await ctx.n8n.createApiKey('Recover Waits'),
+				ignoreSslIssues: false,
+			},
+		});
 		const workflows = await ctx.n8n.rest<Array<{ id: string }>>('GET', '/workflows');
 		checks.ok(
 			'the move: the workflows of the one instance are in queue mode',

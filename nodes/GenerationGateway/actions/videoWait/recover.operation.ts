@@ -77,7 +77,7 @@ async function listPage(
 			skipSslCertificateValidation: insecure,
 		})) as Listed;
 	} catch (error) {
-		const message = `Could not list n8n's waiting executions at ${printableUrl(base)}/api/v1/executions`;
+		const message = `Could not list n8n's waiting executions at ${printableUrl(`${base}/api/v1/executions`)}`;
 		const description =
 			"Check the Generation Gateway (Recover Waits) API credential: its address must be how n8n reaches itself from inside (e.g. http://localhost:5678, or the service name between containers), n8n's public API must be on (N8N_PUBLIC_API_DISABLED unset), and the API key an owner's or admin's.";
 		const failed = new NodeApiError(ctx.getNode(), error as JsonObject, { itemIndex, message, description });
