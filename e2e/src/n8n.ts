@@ -136,6 +136,8 @@ export interface ExecutionRecord {
 	workflowId: string;
 	startedAt?: string;
 	stoppedAt?: string;
+	/** Set while the execution waits (its Wait Timeout). */
+	waitTill?: string | null;
 	data: RunData;
 }
 

@@ -34,11 +34,23 @@ export async function startAll(ctx: PackagedN8n): Promise<void> {
 }
 
 /**
- * The execution once it has finished and its data is saved: n8n 1.123 marks an execution finished a
- * moment before it saves the resumed run, and a read in between sees the wait's run popped.
+ * The execution once it has finished and its data is saved. n8n 1.x, starting, marks every
+ * execution its event log saw begin and not end "crashed" and, a moment later, "waiting" again
+ * when it still waits: a crashed execution with a Wait Timeout set has not ended. n8n 1.123 also
+ * marks an execution finished a moment before it saves the resumed run, and a read in between
+ * sees the wait's run popped.
  */
 async function finishedWithData(ctx: PackagedN8n, id: string) {
-	const finished = await ctx.n8n.waitExecution(id, RECOVERED_WITHIN_MS);
+	const finished = await waitFor(
+		`execution ${id} to end`,
+		async () => {
+			const record = await ctx.n8n.execution(id);
+			const ended = ['success', 'error', 'canceled'].includes(record.status);
+			return ended || (record.status === 'crashed' && !record.waitTill) ? record : undefined;
+		},
+		RECOVERED_WITHIN_MS,
+		300,
+	);
 	if (finished.status !== 'success') return finished;
 	return await waitFor(
 		`execution ${id}'s resumed run saved`,
