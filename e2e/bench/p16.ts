@@ -28,6 +28,7 @@
  * Report posts the row's id (the bench's, or the task's in trigger rows) to the bench, which counts
  * the videos that reached a workflow, the ones that reached it twice, when they arrived, and the
  * gateway reads of the row's tasks (from their create on). A probe calls n8n's REST API meanwhile.
+ * GG_P16_TYPE_VERSION (e.g. 1.1): the package's nodes in the rows' workflows at that type version.
  * Results: e2e-output/p16.md and p16.json. GG_P16_QUEUE=1 or 2 runs the rows in queue mode with
  * that many webhook processes (behind a balancer) instead; GG_P16_N8N_ENV ("NAME=value ...") gives
  * n8n's processes more settings; GG_P16_N8N_VERSION (a folder of e2e/n8n/) another n8n.
@@ -172,6 +173,16 @@ const chain = (...names: string[]) =>
 	);
 
 /** The row's workflow, and the URL that starts one execution (wait rows) or takes the calls. */
+/** The workflow with the package's nodes at GG_P16_TYPE_VERSION when set. */
+function atTypeVersion(workflow: Workflow): Workflow {
+	const version = Number(process.env.GG_P16_TYPE_VERSION);
+	if (!version) return workflow;
+	const nodes = workflow.nodes.map((node) =>
+		String(node.type).startsWith('n8n-nodes-generation-gateway.') ? { ...node, typeVersion: version } : node,
+	);
+	return { ...workflow, nodes };
+}
+
 function workflowOf(way: Way, collector: Collector, hookId: string, path: string): Workflow {
 	const report = (id: string) => post('Report', `${collector.url}/seen`, { id }, 600);
 	switch (way) {
@@ -300,6 +311,30 @@ async function waitingCount(n8n: N8n, workflowId: string): Promise<number> {
 	return answer.status === 200 ? Number(answer.json<{ data: { count: number } }>().data.count) : 0;
 }
 
+/**
+ * The row's executions that did not end in success, by status, with what n8n keeps of each: its Wait
+ * Timeout and the node it stopped at (where a lost video went, and whether a post could still resume it).
+ * The first 100 (n8n's most per page).
+ */
+async function notSucceeded(n8n: N8n, workflowId: string): Promise<string[]> {
+	const filter = encodeURIComponent(
+		JSON.stringify({ workflowId, status: ['error', 'crashed', 'waiting', 'running', 'new', 'canceled'] }),
+	);
+	const answer = await http(`${n8n.url}/rest/executions?filter=${filter}&limit=100`, {
+		headers: { cookie: n8n.cookie },
+	}).catch(() => undefined);
+	if (answer?.status !== 200) return [`the list answered ${answer?.status ?? 'nothing'}`];
+	const rows = answer.json<{ data: { results: Array<{ id: string; status: string; waitTill?: string | null }> } }>()
+		.data.results;
+	return await Promise.all(
+		rows.map(async (row) => {
+			const record = await n8n.execution(row.id).catch(() => undefined);
+			const last = record?.data.resultData.lastNodeExecuted ?? '?';
+			return `${row.id} ${row.status} waitTill=${row.waitTill ?? 'none'} last=${last}`;
+		}),
+	);
+}
+
 interface Figures {
 	row: string;
 	answered2xx: number;
@@ -320,6 +355,8 @@ interface Figures {
 	readsP50: number;
 	readsP99: number;
 	api: Awaited<ReturnType<ReturnType<typeof probeApi>['stop']>>;
+	/** The row's executions that did not end in success (see notSucceeded). */
+	notSucceeded: string[];
 }
 
 async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector, row: Row, tag: string) {
@@ -333,7 +370,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	const held = holdTaskEnds(sim);
 	const hookId = randomUUID();
 	const path = `p16-${row.way}-${tag}`;
-	const created = await started.importWorkflow(workflowOf(row.way, collector, hookId, path), {
+	const created = await started.importWorkflow(atTypeVersion(workflowOf(row.way, collector, hookId, path)), {
 		activate: true,
 	});
 	const hook = (to: string) => route(`${n8n.url}/webhook/${to}`);
@@ -342,7 +379,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	// sends it to a webhook process (the package's own posts go there too; the simulator's go round).
 	const creator =
 		row.way === 'trigger-create'
-			? await started.importWorkflow(creatorOf(`${path}-create`, randomUUID(), route(triggerUrl)), {
+			? await started.importWorkflow(atTypeVersion(creatorOf(`${path}-create`, randomUUID(), route(triggerUrl))), {
 					activate: true,
 				})
 			: undefined;
@@ -503,7 +540,10 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		readsP50: quantile(readsAfter, 0.5),
 		readsP99: quantile(readsAfter, 0.99),
 		api,
+		notSucceeded: await notSucceeded(n8n, created.id),
 	};
+	if (figures.notSucceeded.length)
+		process.stderr.write(`P16 ${figures.row}: not succeeded:\n  ${figures.notSucceeded.join('\n  ')}\n`);
 	await drainCallbacks(sim, CALLER_TIMEOUT_MS);
 	await n8n.rest('POST', `/workflows/${created.id}/deactivate`).catch(() => undefined);
 	if (creator) await n8n.rest('POST', `/workflows/${creator.id}/deactivate`).catch(() => undefined);
