@@ -21,7 +21,9 @@
  *   is gone; the gateway's callbacks that get through, and Recover Waits, resume the executions.
  * - `wait-down`: as `wait`, but every n8n process is stopped once they all wait, the tasks end while
  *   n8n is down (every final callback refused), and n8n starts again: Recover Waits alone resumes.
- * GG_P16_KILL=1: `wait-restart` kills the starting process (`kill -9`) instead of stopping it.
+ * - `wait-node-restart`, `wait-node-down`: n8n's Wait node in the same two shapes: its resume URLs
+ *   called once each after the restart, or while n8n is down (every call refused).
+ * GG_P16_KILL=1: the restart rows kill the starting process (`kill -9`) instead of stopping it.
  * With `wait-restart` or `wait-down` among the rows, the example video-recover-waits.json (every
  * minute) is active; GG_P16_RECOVER=0 leaves it off (what the rows do without it).
  * Every caller hangs up at 10 s and never calls again, like a gateway that sends each callback once.
@@ -61,6 +63,8 @@ type Way =
 	| 'wait-restart'
 	| 'wait-down'
 	| 'wait-node'
+	| 'wait-node-restart'
+	| 'wait-node-down'
 	| 'trigger'
 	| 'trigger-create'
 	| 'webhook'
@@ -70,6 +74,8 @@ const WAYS: Way[] = [
 	'wait-restart',
 	'wait-down',
 	'wait-node',
+	'wait-node-restart',
+	'wait-node-down',
 	'trigger',
 	'trigger-create',
 	'webhook',
@@ -198,6 +204,8 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 			} as Workflow;
 		}
 		case 'wait-node':
+		case 'wait-node-restart':
+		case 'wait-node-down':
 			return {
 				name: `P16 ${path}`,
 				nodes: [
@@ -412,7 +420,8 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	}
 	// The executions that wait, started a few at a time (their start is not what is measured).
 	const waits = row.way === 'wait' || row.way === 'wait-restart' || row.way === 'wait-down';
-	if (waits || row.way === 'wait-node') {
+	const nodeWaits = row.way.startsWith('wait-node');
+	if (waits || nodeWaits) {
 		await start(ids[0]);
 		for (let i = 1; i < row.count; i += 10) await Promise.all(ids.slice(i, i + 10).map(start));
 		await waitUntil(
@@ -453,7 +462,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	}
 
-	if (row.way === 'wait-restart') {
+	if (row.way === 'wait-restart' || row.way === 'wait-node-restart') {
 		const starter = started.worker ?? n8n;
 		if (process.env.GG_P16_KILL === '1') await starter.kill();
 		else await starter.stop();
@@ -466,12 +475,15 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	}
 	let upAt: number | undefined;
-	if (row.way === 'wait-down') {
+	if (row.way === 'wait-down' || row.way === 'wait-node-down') {
 		await stopAll(started);
+		if (row.way === 'wait-node-down')
+			answers = await callAll(collector.resumeUrls.map(route), (i) => ({ id: ids[i] }));
 		held.release();
 		await waitUntil(
 			'the final callbacks tried while n8n is down',
 			() =>
+				row.way === 'wait-node-down' ||
 				tasks.deliveries.slice(deliveriesBefore).filter((d) => d.status === 'completed').length >= row.count,
 			5 * 60_000,
 		);
@@ -482,7 +494,7 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	requestsBefore = sim.requests.length;
 	const burst = upAt ?? Date.now();
 	if (row.way !== 'wait-down') held.release();
-	if (row.way === 'wait-node')
+	if (row.way === 'wait-node' || row.way === 'wait-node-restart')
 		answers = await callAll(collector.resumeUrls.map(route), (i) => ({ id: ids[i] }));
 	if (row.way === 'webhook')
 		answers = await callAll(
@@ -491,7 +503,13 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 		);
 	const reachedCount = () => ids.filter((id) => collector.seen.has(id)).length;
 	const reachedAll = () => reachedCount() >= row.count;
-	await waitUntil(`${row.way}: every video in a workflow`, reachedAll, 8 * 60_000);
+	// Nothing but its one call resumes a Wait node left behind by n8n down: it is given as long as the
+	// package's wait-down rows take with Recover Waits.
+	await waitUntil(
+		`${row.way}: every video in a workflow`,
+		reachedAll,
+		row.way === 'wait-node-down' ? 3 * 60_000 : 8 * 60_000,
+	);
 	if (waits || calledBack || row.way === 'trigger-create') {
 		await waitUntil(
 			'the final callbacks answered',
