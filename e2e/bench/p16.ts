@@ -312,7 +312,11 @@ async function waitUntil(
 }
 
 async function waitingCount(n8n: N8n, workflowId: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['waiting'] }));
+	return await countOf(n8n, workflowId, 'waiting');
+}
+
+async function countOf(n8n: N8n, workflowId: string, status: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: [status] }));
 	const answer = await http(`${n8n.url}/rest/executions?filter=${filter}&limit=1`, {
 		headers: { cookie: n8n.cookie },
 	});
@@ -325,6 +329,12 @@ async function waitingCount(n8n: N8n, workflowId: string): Promise<number> {
  * The first 100 (n8n's most per page).
  */
 async function notSucceeded(n8n: N8n, workflowId: string): Promise<string[]> {
+	// A run that reached Report is saved a moment later: the list waits for the running ones to end.
+	await waitUntil(
+		"the row's executions saved",
+		async () => (await countOf(n8n, workflowId, 'running')) === 0,
+		60_000,
+	);
 	const filter = encodeURIComponent(
 		JSON.stringify({ workflowId, status: ['error', 'crashed', 'waiting', 'running', 'new', 'canceled'] }),
 	);
@@ -332,8 +342,9 @@ async function notSucceeded(n8n: N8n, workflowId: string): Promise<string[]> {
 		headers: { cookie: n8n.cookie },
 	}).catch(() => undefined);
 	if (answer?.status !== 200) return [`the list answered ${answer?.status ?? 'nothing'}`];
-	const rows = answer.json<{ data: { results: Array<{ id: string; status: string; waitTill?: string | null }> } }>()
-		.data.results;
+	const rows = answer.json<{
+		data: { results: Array<{ id: string; status: string; waitTill?: string | null }> };
+	}>().data.results;
 	return await Promise.all(
 		rows.map(async (row) => {
 			const record = await n8n.execution(row.id).catch(() => undefined);
@@ -387,9 +398,12 @@ async function runRow(started: PackagedN8n, sim: Simulator, collector: Collector
 	// sends it to a webhook process (the package's own posts go there too; the simulator's go round).
 	const creator =
 		row.way === 'trigger-create'
-			? await started.importWorkflow(atTypeVersion(creatorOf(`${path}-create`, randomUUID(), route(triggerUrl))), {
-					activate: true,
-				})
+			? await started.importWorkflow(
+					atTypeVersion(creatorOf(`${path}-create`, randomUUID(), route(triggerUrl))),
+					{
+						activate: true,
+					},
+				)
 			: undefined;
 	const startPath = row.way === 'trigger-create' ? `${path}-create` : path;
 	const deliveriesBefore = tasks.deliveries.length;
