@@ -189,7 +189,7 @@ async function bigVideo(ctx: Context, mode: string): Promise<void> {
 		const created = await n8n.createWorkflow(callbackWorkflow(ctx.credentials, 1, 2500));
 		const id = await n8n.runManually(created.id, 'Start');
 		const record = await n8n.waitExecution(id, 240_000);
-		checks.equal(`big video: execution ${id} status`, record.status, 'success');
+		checks.equal('big video: execution status', record.status, 'success', { execution: id });
 		const item = outputOf(record, 'Create Videos and Wait')[0];
 		const ref: BinaryRef | undefined = item?.binary?.data;
 		checks.ok(`big video: kept in n8n's ${mode} mode`, String(ref?.id).startsWith(`${mode}:`), ref?.id);
@@ -413,7 +413,9 @@ async function queueMode(
 					() => (ranOnWorker(p.logs(worker), record.id) ? true : undefined),
 					30_000,
 				).catch(() => false);
-				checks.ok(`${example}: execution ${record.id} ran on the worker (its log)`, on === true);
+				checks.ok(`${example}: the execution ran on the worker (its log)`, on === true, {
+					execution: record.id,
+				});
 			}
 		}
 		const trigger = loadWorkflow(join(examplesDir, 'video-trigger.json')).nodes.find(
@@ -437,12 +439,13 @@ async function queueMode(
 			['webhook process 1', webhooks[0]],
 		]) {
 			checks.equal(
-				`${name} reaches n8n's public address ${publicUrl} (extra_hosts, the private CA)`,
+				`${name} reaches n8n's public address (extra_hosts, the private CA)`,
 				inContainer(
 					id,
 					`fetch('${publicUrl}healthz').then((r) => console.log(r.status), (e) => console.log('error ' + (e.cause?.code ?? e.message)))`,
 				),
 				'200',
+				{ publicUrl },
 			);
 		}
 		checks.begin('docker: queue mode, Create and Wait by callback through the proxy, 3 items');
@@ -452,13 +455,14 @@ async function queueMode(
 		const seen = upstreams(p, '/webhook-waiting/').slice(before);
 		const addresses = webhooks.map(addressOf);
 		checks.ok(
-			`callback wait: the proxy sent every callback to a webhook process (${addresses.join(', ')})`,
+			'callback wait: the proxy sent every callback to a webhook process',
 			seen.length > 0 && seen.every((a) => addresses.includes(a)),
-			seen,
+			{ webhookProcesses: addresses, seen },
 		);
 		checks.ok(
-			`callback wait: execution ${record.id} resumed on the worker (its log)`,
+			'callback wait: the execution resumed on the worker (its log)',
 			ranOnWorker(p.logs(worker), record.id),
+			{ execution: record.id },
 		);
 		checks.begin("docker: queue mode, a video of several pieces kept in n8n's database");
 		await bigVideo(ctx, 'database');

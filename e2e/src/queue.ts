@@ -42,7 +42,9 @@ export async function runQueue(input: PartInput): Promise<void> {
 						() => (onWorker(record.id) ? true : undefined),
 						10_000,
 					).catch(() => undefined);
-					checks.ok(`${example}: execution ${record.id} ran on the worker (worker log)`, onWorker(record.id));
+					checks.ok(`${example}: the execution ran on the worker (worker log)`, onWorker(record.id), {
+						execution: record.id,
+					});
 				}
 			} catch (error) {
 				checks.broke(example, error);
@@ -60,8 +62,9 @@ export async function runQueue(input: PartInput): Promise<void> {
 				.filter((l) => l.includes(`execution ${record.id} (`));
 			checks.note(`worker log for execution ${record.id}: ${lines.map((l) => l.trim()).join(' | ')}`);
 			checks.ok(
-				`callback wait: the resumed execution ${record.id} ran on the worker (started there twice: run, then resume)`,
+				'callback wait: the resumed execution ran on the worker (started there twice: run, then resume)',
 				lines.filter((l) => l.includes('Worker started execution')).length >= 2,
+				{ execution: record.id },
 			);
 		} catch (error) {
 			checks.broke('callback wait', error);
