@@ -34,8 +34,8 @@ import type { Checks } from './checks';
 import { postStreaming } from './chat';
 import { ANSWER_PREFIX, MODEL_KEY, startChatModel, type ChatModel, type ModelRequest } from './chatModel';
 import { http } from './http';
-import { N8N_VERSION, olderVersions, outputOf, type N8n } from './n8n';
-import { outputDir, waitFor } from './proc';
+import { N8N_VERSION, olderVersions, outputOf, webhookAnswer, type N8n } from './n8n';
+import { outputDir } from './proc';
 import { startN8n, type PackagedN8n, type PartInput } from './start';
 import { PACKAGE, withCredentials, type Workflow } from './workflows';
 
@@ -399,18 +399,12 @@ async function agentCase(run: Run, toolCase: ToolCase): Promise<void> {
 	await n8n.activate(created.id, created.versionId);
 	const modelBefore = model.requests.length;
 	const gatewayBefore = sim.requestsTo(toolCase.path, 'POST').length;
-	const answer = await waitFor(
-		'the agent webhook to be registered',
-		async () => {
-			const sent = await http(`${n8n.url}/webhook/${path}`, {
-				method: 'POST',
-				body: { question: toolCase.question },
-				timeoutMs: 120_000,
-			});
-			return sent.status === 404 ? undefined : sent;
-		},
-		30_000,
-		500,
+	const answer = await webhookAnswer('the agent webhook to be registered', () =>
+		http(`${n8n.url}/webhook/${path}`, {
+			method: 'POST',
+			body: { question: toolCase.question },
+			timeoutMs: 120_000,
+		}),
 	);
 	const turns = modelTurns(run, modelBefore);
 	const gateway = sim.requestsTo(toolCase.path, 'POST').slice(gatewayBefore);
@@ -523,18 +517,12 @@ async function chatCase(run: Run): Promise<void> {
 	const modelBefore = model.requests.length;
 	const gatewayBefore = sim.requestsTo(toolCase.path, 'POST').length;
 	const question = 'A red kite over a green hill';
-	const answer = await waitFor(
-		'the chat webhook to be registered',
-		async () => {
-			const sent = await postStreaming(`${n8n.url}/webhook/${webhookId}/chat`, {
-				action: 'sendMessage',
-				sessionId: `e2e-${randomUUID()}`,
-				chatInput: question,
-			});
-			return sent.status === 404 ? undefined : sent;
-		},
-		30_000,
-		500,
+	const answer = await webhookAnswer('the chat webhook to be registered', () =>
+		postStreaming(`${n8n.url}/webhook/${webhookId}/chat`, {
+			action: 'sendMessage',
+			sessionId: `e2e-${randomUUID()}`,
+			chatInput: question,
+		}),
 	);
 	writeFileSync(join(run.dir, `${name}.ndjson`), answer.raw);
 	const turns = modelTurns(run, modelBefore);
@@ -703,14 +691,8 @@ async function mcpCase(run: Run): Promise<void> {
 	};
 	const accept = { accept: 'application/json, text/event-stream' };
 	const gatewayBefore = sim.requestsTo(toolCase.path, 'POST').length;
-	const refused = await waitFor(
-		'the MCP endpoint to be registered',
-		async () => {
-			const answer = await http(streamableUrl, { method: 'POST', body: initialize, headers: accept });
-			return answer.status === 404 ? undefined : answer;
-		},
-		30_000,
-		500,
+	const refused = await webhookAnswer('the MCP endpoint to be registered', () =>
+		http(streamableUrl, { method: 'POST', body: initialize, headers: accept }),
 	);
 	const refusals: Record<string, number> = {
 		'initialize, no token': refused.status,

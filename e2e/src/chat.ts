@@ -13,8 +13,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 
-import { outputOf } from './n8n';
-import { outputDir, waitFor } from './proc';
+import { outputOf, webhookAnswer } from './n8n';
+import { outputDir } from './proc';
 import { PACKAGE, withCredentials, type Context, type Workflow } from './workflows';
 
 const TRIGGER = 'When chat message received';
@@ -162,18 +162,12 @@ export async function runChat(ctx: Context): Promise<void> {
 	const messagesBefore = sim.requestsTo('/v1/messages').length;
 	let answer: StreamedAnswer;
 	try {
-		answer = await waitFor(
-			'the chat webhook to be registered',
-			async () => {
-				const sent = await postStreaming(url, {
-					action: 'sendMessage',
-					sessionId: `e2e-${randomUUID()}`,
-					chatInput: question,
-				});
-				return sent.status === 404 ? undefined : sent;
-			},
-			30_000,
-			500,
+		answer = await webhookAnswer('the chat webhook to be registered', () =>
+			postStreaming(url, {
+				action: 'sendMessage',
+				sessionId: `e2e-${randomUUID()}`,
+				chatInput: question,
+			}),
 		);
 	} finally {
 		sim.sseChunkBytes = chunkBytes;

@@ -417,6 +417,27 @@ export class N8n {
 	}
 }
 
+/**
+ * The first answer to a webhook of a workflow just activated that is not 404: n8n registers an
+ * activated workflow's webhooks a moment after the activation answers, so `send` is tried again
+ * (every 500 ms, at most `timeoutMs`) while n8n answers 404.
+ */
+export async function webhookAnswer<T extends { status: number }>(
+	what: string,
+	send: () => Promise<T>,
+	timeoutMs = 30_000,
+): Promise<T> {
+	return await waitFor(
+		what,
+		async () => {
+			const answer = await send();
+			return answer.status === 404 ? undefined : answer;
+		},
+		timeoutMs,
+		500,
+	);
+}
+
 /** The last run's first output of a node. */
 export function outputOf(record: ExecutionRecord, node: string): Item[] {
 	const runs = record.data.resultData.runData[node] ?? [];

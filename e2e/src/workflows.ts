@@ -14,7 +14,7 @@ import { sampleMp4, videoTasks } from '../../test/simulator/video/tasks';
 import type { Checks } from './checks';
 import { http } from './http';
 import type { ExecutionRecord, Item, N8n } from './n8n';
-import { outputOf, repoRoot } from './n8n';
+import { outputOf, repoRoot, webhookAnswer } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
 
 export const PACKAGE = 'n8n-nodes-generation-gateway';
@@ -239,17 +239,11 @@ export async function runTriggerWorkflow(
 	await n8n.activate(created.id, created.versionId);
 	const productionUrl = `${n8n.url}/webhook/${trigger.webhookId}/video-task`;
 	const before = (await n8n.executions(created.id)).length;
-	const refused = await waitFor(
-		'the production webhook to be registered',
-		async () => {
-			const answer = await http(productionUrl, {
-				method: 'POST',
-				body: { id: 'video_x', status: 'completed' },
-			});
-			return answer.status === 404 ? undefined : answer;
-		},
-		30_000,
-		500,
+	const refused = await webhookAnswer('the production webhook to be registered', () =>
+		http(productionUrl, {
+			method: 'POST',
+			body: { id: 'video_x', status: 'completed' },
+		}),
 	);
 	checks.equal(`${name}: a call without the secret is refused`, refused.status, 401);
 	const wrong = await http(`${productionUrl}?secret=not-the-secret`, {
