@@ -22,10 +22,11 @@ import { join } from 'node:path';
 
 import type { Simulator } from '../../test/simulator';
 import { videoTasks, type SimTask, type VideoTasks } from '../../test/simulator/video/tasks';
+import { checkExecution } from './examples';
 import { http } from './http';
 import { outputOf, type ExecutionRecord, type Item, type N8n } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
-import { callbackWorkflow, checkExecution, countEach, type Context, type Workflow } from './workflows';
+import { callbackWorkflow, countEach, type Context, type Workflow } from './workflows';
 
 export interface Processes {
 	main: N8n;

@@ -28,21 +28,20 @@ import { DOCKER_ENV, docker, startDaemon } from './dockerd';
 import { freePort, http } from './http';
 import { certificate, N8n, N8N_VERSION, outputOf, repoRoot, type BinaryRef } from './n8n';
 import { outputDir, run, waitFor } from './proc';
-import { ranOnWorker, type PartInput } from './start';
 import { ensureImages } from './standins';
+import { ranOnWorker, type PartInput } from './start';
 import {
 	callbackWorkflow,
-	checkToolVariant,
 	createCredentials,
 	credentialName,
 	examplesDir,
 	loadWorkflow,
 	PACKAGE,
-	runCallbackWait,
-	runExample,
 	TRIGGER_TYPE,
 	type Context,
 } from './workflows';
+import { runCallbackWait } from './callbackWait';
+import { checkToolVariant, runExample } from './examples';
 
 const PROJECT = 'gg-e2e';
 /** n8n's public name in the containers' .env: the proxy's, reached through the host (extra_hosts). */

@@ -47,11 +47,11 @@ import { join } from 'node:path';
 
 import { startSimulator } from '../../test/simulator';
 import { Checks } from './checks';
+import { checkToolVariant } from './examples';
 import { certificate, repoRoot } from './n8n';
 import { installExitHandlers, outputDir, stopAll } from './proc';
 import { runSingle } from './single';
 import { startN8n, type PackagedN8n, type PartInput } from './start';
-import { checkToolVariant } from './workflows';
 
 const PARTS = [
 	'single',

@@ -13,11 +13,13 @@ import { join } from 'node:path';
 
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { runCallbackScenarios } from './callbacks';
+import { runCallbackWait } from './callbackWait';
 import { runDoubleResume } from './doubleResume';
+import { runExample } from './examples';
 import { runLaterWait } from './laterWait';
 import { waitFor } from './proc';
 import { startN8n, type PartInput } from './start';
-import { examplesDir, runCallbackWait, runExample } from './workflows';
+import { examplesDir } from './workflows';
 
 export async function runQueue(input: PartInput): Promise<void> {
 	const { sim, checks } = input;
