@@ -25,7 +25,8 @@
 import type { Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from '../src/http';
-import { outputOf, type ExecutionRecord, type N8n } from '../src/n8n';
+import type { ExecutionRecord } from '../src/executions';
+import { outputOf, type N8n } from '../src/n8n';
 import { waitFor } from '../src/proc';
 import { QUEUE_DB_POOL_SIZE, startN8n, type PackagedN8n, type PartInput } from '../src/start';
 import { drainCallbacks, listedStatus, ms, probeApi, quantile, report } from './measure';

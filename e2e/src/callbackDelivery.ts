@@ -11,7 +11,8 @@ import type { Simulator } from '../../test/simulator';
 import { videoTasks, type SimTask, type VideoTasks } from '../../test/simulator/video/tasks';
 import { checkExecution } from './examples';
 import { http } from './http';
-import { outputOf, type ExecutionRecord, type Item, type N8n } from './n8n';
+import type { ExecutionRecord, Item } from './executions';
+import { outputOf, type N8n } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
 import { callbackWorkflow, countEach, type Context, type Workflow } from './workflows';
 

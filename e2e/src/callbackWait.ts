@@ -5,7 +5,7 @@
  */
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { checkExecution, pairedIndex } from './examples';
-import type { ExecutionRecord } from './n8n';
+import type { ExecutionRecord } from './executions';
 import { outputOf } from './n8n';
 import {
 	callbackPrompt,

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { inspectImage } from '../../test/simulator/image/inspect';
 import { sampleMp4, videoTasks } from '../../test/simulator/video/tasks';
 import { http } from './http';
-import type { ExecutionRecord, Item } from './n8n';
+import type { ExecutionRecord, Item } from './executions';
 import { outputOf, webhookAnswer } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
 import {

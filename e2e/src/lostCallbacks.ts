@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimTask } from '../../test/simulator/video/tasks';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from './http';
-import type { ExecutionRecord } from './n8n';
+import type { ExecutionRecord } from './executions';
 import { outputOf, webhookAnswer } from './n8n';
 import { sleep, waitFor } from './proc';
 import type { Context, Workflow } from './workflows';
