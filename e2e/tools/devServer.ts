@@ -35,11 +35,12 @@ import {
 import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 
-import { startSimulator, type Simulator } from '../../test/simulator';
+import { startSimulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import { freePort, http, restCall, signIn } from '../src/http';
-import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, newWorkflowBody, repoRoot } from '../src/n8n';
+import { freePort, http } from '../src/http';
+import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, repoRoot } from '../src/n8n';
 import { signalGroup, start, stop, waitFor, type Proc } from '../src/proc';
+import { DEV_OWNER, ensureCredentials, ensureExamples, Rest, type DevState } from './devSetup';
 
 const PACKAGE = 'n8n-nodes-generation-gateway';
 /**
@@ -52,37 +53,11 @@ const devDir = (() => {
 	mkdirSync(dir, { recursive: true });
 	return realpathSync(dir);
 })();
-const examplesDir = join(repoRoot, 'examples');
-
-/** The login of the owner account this command creates (a local n8n on loopback only). */
-export const DEV_OWNER = {
-	email: 'owner@n8n-dev.invalid',
-	password: 'Gateway-dev-1',
-	firstName: 'Dev',
-	lastName: 'Owner',
-};
 
 /** Video tasks end after a few seconds, so a Create and Wait can be watched to its end in the editor. */
 const VIDEO_TIMING = { queueAfterMs: 1_000, runAfterMs: 2_000, doneAfterMs: 4_000 };
 
-const CREDENTIAL_LABELS: Record<string, string> = {
-	generationGatewayBearerApi: 'Bearer Token',
-	generationGatewayApiKeyApi: 'API Key',
-	generationGatewayNativeKeyApi: 'Native Key',
-	generationGatewayN8nApi: 'Recover Waits',
-};
-
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-/** What this command created in n8n, so that a second start finds it instead of creating it again. */
-interface DevState {
-	/** Credential id by credential type. */
-	credentials: Record<string, string>;
-	/** Workflow id by example file name. */
-	workflows: Record<string, string>;
-	/** The owner's API key made for Recover Waits' credential. */
-	apiKey?: string;
-}
 
 const stateFile = join(devDir, 'dev-state.json');
 
@@ -254,82 +229,6 @@ async function waitReady(run: N8nRun, timeoutMs: number): Promise<void> {
 }
 
 // ---- what a user finds in place: owner, credentials, examples
-
-class Rest {
-	cookie = '';
-
-	constructor(private readonly base: string) {}
-
-	async call<T>(method: string, path: string, body?: unknown, allow: number[] = []): Promise<T> {
-		return await restCall<T>(this.base, this.cookie, { method, path, body, allow });
-	}
-
-	async status(path: string): Promise<number> {
-		const answer = await http(`${this.base}/rest${path}`, {
-			headers: { cookie: this.cookie },
-			timeoutMs: 60_000,
-		});
-		return answer.status;
-	}
-
-	async login(): Promise<void> {
-		this.cookie = await signIn(this.base, DEV_OWNER);
-	}
-}
-
-const credentialName = (type: string) => `Generation Gateway simulator (${CREDENTIAL_LABELS[type] ?? type})`;
-
-/**
- * The three credentials, created once and pointed at this start's simulator each time (its port
- * changes from one start to the next), and Recover Waits' own: this n8n and an owner's API key.
- */
-async function ensureCredentials(rest: Rest, sim: Simulator, state: DevState, n8nUrl: string): Promise<void> {
-	if (!state.apiKey) {
-		const scopes = await rest.call<string[]>('GET', '/api-keys/scopes');
-		const label = `Recover Waits (${Date.now()})`;
-		state.apiKey = (
-			await rest.call<{ rawApiKey: string }>('POST', '/api-keys', { label, scopes, expiresAt: null })
-		).rawApiKey;
-	}
-	const recover = { generationGatewayN8nApi: { baseUrl: n8nUrl, apiKey: state.apiKey } };
-	for (const [type, data] of Object.entries({ ...sim.credentials(), ...recover })) {
-		const body = { name: credentialName(type), type, data };
-		const id = state.credentials[type];
-		if (id && (await rest.status(`/credentials/${id}`)) === 200) {
-			await rest.call('PATCH', `/credentials/${id}`, body);
-		} else {
-			state.credentials[type] = (await rest.call<{ id: string }>('POST', '/credentials', body)).id;
-		}
-	}
-}
-
-interface ExampleWorkflow {
-	name: string;
-	nodes: Array<{ credentials?: Record<string, { id: string; name: string }> }>;
-	connections: unknown;
-	settings?: unknown;
-	pinData?: unknown;
-}
-
-/** Every example, imported once with its credentials pointing at the simulator's; a new example is imported too. */
-async function ensureExamples(rest: Rest, state: DevState): Promise<number> {
-	const files = readdirSync(examplesDir)
-		.filter((f) => f.endsWith('.json'))
-		.sort();
-	for (const file of files) {
-		const id = state.workflows[file];
-		if (id && (await rest.status(`/workflows/${id}`)) === 200) continue;
-		const workflow = JSON.parse(readFileSync(join(examplesDir, file), 'utf8')) as ExampleWorkflow;
-		for (const node of workflow.nodes) {
-			for (const type of Object.keys(node.credentials ?? {})) {
-				node.credentials![type] = { id: state.credentials[type], name: credentialName(type) };
-			}
-		}
-		const created = await rest.call<{ id: string }>('POST', '/workflows', newWorkflowBody(workflow));
-		state.workflows[file] = created.id;
-	}
-	return files.length;
-}
 
 // ---- the whole command
 
