@@ -145,7 +145,7 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 				'Resume URL': { main: [[{ node: last, type: 'main', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }
@@ -346,7 +346,7 @@ function waitForCompletionWorkflow(ids: Record<string, string>, taskIds: string[
 				'One Item per Task': { main: [[{ node: NODE, type: 'main', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }

@@ -20,7 +20,7 @@ import {
 } from './agentWorkflows';
 import { http } from './http';
 import { webhookAnswer } from './n8n';
-import { withCredentials, type Workflow } from './workflows';
+import { withCredentials } from './workflows';
 
 interface McpResult {
 	tools: Array<{
@@ -114,7 +114,7 @@ export async function mcpCase(run: Run): Promise<void> {
 			],
 			connections: { [toolCase.node]: { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
-		} as unknown as Workflow,
+		},
 		run.ids,
 	);
 	const created = await n8n.createWorkflow(workflow);

@@ -199,7 +199,7 @@ export function agentWorkflow(
 				[toolCase.node]: { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
-		} as unknown as Workflow,
+		},
 		run.ids,
 	);
 }

@@ -23,7 +23,6 @@ import {
 	credentialName,
 	withCredentials,
 	type Context,
-	type Workflow,
 } from './workflows';
 
 const TRIGGER = `${PACKAGE}.generationGatewayTrigger`;
@@ -48,7 +47,7 @@ async function triggerForm(ctx: Context, page: Page): Promise<void> {
 					},
 				],
 				connections: {},
-			} as Workflow,
+			},
 			ctx.credentials,
 		),
 	);
@@ -114,7 +113,7 @@ async function hintsInEditor(ctx: Context, page: Page): Promise<void> {
 						{ json: { p: 'a lighthouse' } },
 					],
 				},
-			} as Workflow,
+			},
 			ctx.credentials,
 		),
 	);

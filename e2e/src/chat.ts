@@ -138,7 +138,7 @@ function chatWorkflow(ids: Record<string, string>, webhookId: string): Workflow 
 			],
 			connections: { [TRIGGER]: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }

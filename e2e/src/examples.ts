@@ -25,7 +25,7 @@ import {
 /** The node a manual run starts from: a trigger with no incoming connection. */
 function startNode(workflow: Workflow): string {
 	const targets = new Set(
-		Object.values(workflow.connections).flatMap((c) => c.main.flat().map((link) => link.node)),
+		Object.values(workflow.connections).flatMap((c) => (c.main ?? []).flat().map((link) => link.node)),
 	);
 	const start = workflow.nodes.find((n) => !targets.has(n.name) && /trigger/i.test(n.type));
 	if (!start) throw new Error(`${workflow.name}: no trigger node to start from`);

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 
 import type { Form } from './editor';
-import { PACKAGE, withCredentials, type Workflow } from './workflows';
+import { PACKAGE, withCredentials } from './workflows';
 
 export const ACTION = `${PACKAGE}.generationGateway`;
 
@@ -47,7 +47,7 @@ export function statesWorkflow(
 			})),
 			connections: {},
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		credentials,
 	);
 }

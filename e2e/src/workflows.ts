@@ -28,8 +28,35 @@ export interface Workflow {
 		webhookId?: string;
 		[key: string]: unknown;
 	}>;
-	connections: Record<string, { main: Array<Array<{ node: string; type?: string; index?: number }>> }>;
+	/** By source node and kind of connection: for each output, the nodes it leads to. */
+	connections: Record<string, Partial<Record<ConnectionKind, Array<Array<Connection>>>>>;
 	[key: string]: unknown;
+}
+
+/**
+ * n8n's kinds of connection (NodeConnectionTypes): `main` carries items from node to node; the ai_*
+ * kinds join an AI root node (AI Agent, MCP Server Trigger) to its sub-nodes (model, tools, memory).
+ */
+export type ConnectionKind =
+	| 'main'
+	| 'ai_agent'
+	| 'ai_chain'
+	| 'ai_document'
+	| 'ai_embedding'
+	| 'ai_languageModel'
+	| 'ai_memory'
+	| 'ai_outputParser'
+	| 'ai_retriever'
+	| 'ai_reranker'
+	| 'ai_textSplitter'
+	| 'ai_tool'
+	| 'ai_vectorStore';
+
+/** One end of a connection: the node it leads to, the kind and that node's input. */
+export interface Connection {
+	node: string;
+	type?: ConnectionKind;
+	index?: number;
 }
 
 export interface Context {
@@ -207,7 +234,7 @@ export function callbackWaitOf(
 				'One Item per Prompt': { main: [[{ node: 'Create Videos and Wait', type: 'main', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }
