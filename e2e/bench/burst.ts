@@ -25,7 +25,8 @@
 import type { Simulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from '../src/http';
-import { outputOf, type ExecutionRecord, type N8n } from '../src/n8n';
+import type { ExecutionRecord } from '../src/executions';
+import { outputOf, type N8n } from '../src/n8n';
 import { waitFor } from '../src/proc';
 import { QUEUE_DB_POOL_SIZE, startN8n, type PackagedN8n, type PartInput } from '../src/start';
 import { drainCallbacks, listedStatus, ms, probeApi, quantile, report } from './measure';
@@ -144,7 +145,7 @@ function batchWorkflow(ids: Record<string, string>, row: BurstRow, endsAt: numbe
 				'Resume URL': { main: [[{ node: last, type: 'main', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }
@@ -345,7 +346,7 @@ function waitForCompletionWorkflow(ids: Record<string, string>, taskIds: string[
 				'One Item per Task': { main: [[{ node: NODE, type: 'main', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }

@@ -173,7 +173,7 @@ function webhookNode(path: string, webhookId: string): Workflow['nodes'][number]
 	};
 }
 
-const chain = (...names: string[]) =>
+const chain = (...names: string[]): Workflow['connections'] =>
 	Object.fromEntries(
 		names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
 	);
@@ -201,7 +201,7 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 				name: `P16 ${path}`,
 				nodes: [webhookNode(path, hookId), wait, report("$('Start').item.json.body.id")],
 				connections: chain('Start', String(wait.name), 'Report'),
-			} as Workflow;
+			};
 		}
 		case 'wait-node':
 		case 'wait-node-restart':
@@ -228,7 +228,7 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 					report("$('Start').item.json.body.id"),
 				],
 				connections: chain('Start', 'Tell', 'Wait', 'Report'),
-			} as Workflow;
+			};
 		case 'trigger':
 		case 'trigger-create':
 			return {
@@ -246,13 +246,13 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 					report('$json.id'),
 				],
 				connections: chain('Video Finished', 'Report'),
-			} as Workflow;
+			};
 		case 'webhook':
 			return {
 				name: `P16 ${path}`,
 				nodes: [webhookNode(path, hookId), report('$json.body.id')],
 				connections: chain('Start', 'Report'),
-			} as Workflow;
+			};
 		case 'webhook-get':
 			return {
 				name: `P16 ${path}`,
@@ -270,7 +270,7 @@ function workflowOf(way: Way, collector: Collector, hookId: string, path: string
 					report("$json.status === 'completed' ? $json.id : 'not final'"),
 				],
 				connections: chain('Start', 'Get Video', 'Report'),
-			} as Workflow;
+			};
 	}
 }
 
@@ -280,7 +280,7 @@ function creatorOf(path: string, hookId: string, triggerUrl: string): Workflow {
 		name: `P16 ${path} creator`,
 		nodes: [webhookNode(path, hookId), createVideoNode('={{ $json.body.prompt }}', triggerUrl, [300, 0])],
 		connections: chain('Start', 'Create Video'),
-	} as Workflow;
+	};
 }
 
 /** `count` calls of `url` at once, each given up after the caller's timeout: status (0: none) and time. */

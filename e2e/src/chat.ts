@@ -13,8 +13,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 
-import { outputOf } from './n8n';
-import { outputDir, waitFor } from './proc';
+import { outputOf, webhookAnswer } from './n8n';
+import { outputDir } from './proc';
 import { PACKAGE, withCredentials, type Context, type Workflow } from './workflows';
 
 const TRIGGER = 'When chat message received';
@@ -138,7 +138,7 @@ function chatWorkflow(ids: Record<string, string>, webhookId: string): Workflow 
 			],
 			connections: { [TRIGGER]: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
-		} as Workflow,
+		},
 		ids,
 	);
 }
@@ -162,18 +162,12 @@ export async function runChat(ctx: Context): Promise<void> {
 	const messagesBefore = sim.requestsTo('/v1/messages').length;
 	let answer: StreamedAnswer;
 	try {
-		answer = await waitFor(
-			'the chat webhook to be registered',
-			async () => {
-				const sent = await postStreaming(url, {
-					action: 'sendMessage',
-					sessionId: `e2e-${randomUUID()}`,
-					chatInput: question,
-				});
-				return sent.status === 404 ? undefined : sent;
-			},
-			30_000,
-			500,
+		answer = await webhookAnswer('the chat webhook to be registered', () =>
+			postStreaming(url, {
+				action: 'sendMessage',
+				sessionId: `e2e-${randomUUID()}`,
+				chatInput: question,
+			}),
 		);
 	} finally {
 		sim.sseChunkBytes = chunkBytes;
@@ -206,12 +200,12 @@ export async function runChat(ctx: Context): Promise<void> {
 	);
 	const items = chunks.filter((c) => c.type === 'item').map((c) => c.content ?? '');
 	const joined = items.join('');
-	checks.equal(`${name}: the ${items.length} item chunks joined are the answer`, joined, expected);
+	checks.equal(`${name}: the item chunks joined are the answer`, joined, expected, { chunks: items.length });
 
 	const executions = await n8n.settledExecutions(created.id);
 	checks.equal(`${name}: one execution`, executions.length, 1);
 	const record = await n8n.waitExecution(executions[0].id, 60_000);
-	checks.equal(`${name}: execution ${record.id} status`, record.status, 'success');
+	checks.equal(`${name}: execution status`, record.status, 'success', { execution: record.id });
 	const output = outputOf(record, NODE);
 	writeFileSync(join(dir, 'answer.json'), JSON.stringify(output, null, 2));
 	checks.equal(`${name}: the node's item text equals the streamed text`, output[0]?.json.text, joined);

@@ -14,12 +14,13 @@ import { join } from 'node:path';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { formScreenshot } from './browser';
 import { runDoubleResume } from './doubleResume';
+import { checkToolVariant } from './examples';
 import { runLaterWait } from './laterWait';
 import { runChat } from './chat';
 import { olderVersions } from './n8n';
 import { runSingle } from './single';
 import { startN8n, type PartInput, type PackagedN8n } from './start';
-import { checkToolVariant, examplesDir } from './workflows';
+import { examplesDir } from './workflows';
 
 export async function runCompat(input: PartInput): Promise<void> {
 	for (const version of olderVersions()) await runOn(version, input);

@@ -177,14 +177,18 @@ async function interrupt(checks: Checks, name: string, proc: Proc, banner: Banne
 		10_000,
 		250,
 	).catch(() => tree.filter(alive).map((pid) => `${pid} ${processState(pid)} ${commandOf(pid)}`));
-	checks.ok(`${name}: no process left (of ${tree.length})`, left.length === 0, left);
+	checks.ok(`${name}: no process left`, left.length === 0, { of: tree.length, left });
 	const zombies = tree.filter(alive);
 	if (zombies.length)
 		checks.note(`exited, not yet reaped by their new parent (zombies): ${zombies.join(', ')}`);
 	const ports = [Number(new URL(banner.url).port), Number(new URL(banner.simulator).port)];
 	const open: number[] = [];
 	for (const port of ports) if (await portOpen(port)) open.push(port);
-	checks.ok(`${name}: no port left (n8n ${ports[0]}, simulator ${ports[1]})`, open.length === 0, open);
+	checks.ok(`${name}: no port left (n8n's, the simulator's)`, open.length === 0, {
+		n8n: ports[0],
+		simulator: ports[1],
+		open,
+	});
 }
 
 export async function runDev({ checks }: PartInput): Promise<void> {

@@ -19,281 +19,42 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type Server } from 'node:net';
-import { basename, join } from 'node:path';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:net';
+import { join } from 'node:path';
 
-import { sampleMp4, videoTasks } from '../../test/simulator/video/tasks';
-import { DOCKER_ENV, docker, startDaemon } from './dockerd';
-import { freePort, http } from './http';
-import { certificate, N8n, N8N_VERSION, outputOf, repoRoot, type BinaryRef } from './n8n';
-import { outputDir, run, waitFor } from './proc';
-import { ranOnWorker, type PartInput } from './start';
-import { ensureImages } from './standins';
+import { videoTasks } from '../../test/simulator/video/tasks';
+import { runCallbackWait } from './callbackWait';
+import { certificate } from './certificate';
+import { docker, startDaemon } from './dockerd';
 import {
-	callbackWorkflow,
-	checkToolVariant,
-	createCredentials,
-	credentialName,
-	examplesDir,
-	loadWorkflow,
-	PACKAGE,
-	runCallbackWait,
-	runExample,
-	TRIGGER_TYPE,
-	type Context,
-} from './workflows';
-
-const PROJECT = 'gg-e2e';
-/** n8n's public name in the containers' .env: the proxy's, reached through the host (extra_hosts). */
-const PUBLIC_NAME = 'n8n.gateway-e2e.internal';
-const QUEUE_FILE = 'docker-compose.queue.yml';
-const ONE_FILE = 'docker-compose.yml';
-/** The big video: several of the simulator's 1 MiB pieces. */
-const BIG_VIDEO_BYTES = 5 * 1024 * 1024;
-
-/** The n8n REST client of the suite, talking to main through the proxy. */
-class ProxiedN8n extends N8n {
-	constructor(
-		private readonly base: string,
-		options: ConstructorParameters<typeof N8n>[0],
-	) {
-		super(options);
-	}
-
-	override get url(): string {
-		return this.base;
-	}
-}
-
-/** A TCP forwarder on `host:port` to the simulator on loopback. */
-async function forward(host: string, target: number): Promise<{ port: number; server: Server }> {
-	const server = createServer((socket) => {
-		const upstream = connect(target, '127.0.0.1');
-		socket.pipe(upstream).pipe(socket);
-		socket.on('error', () => upstream.destroy());
-		upstream.on('error', () => socket.destroy());
-	});
-	const port = await freePort();
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, host, resolve);
-	});
-	return { port, server };
-}
-
-interface Project {
-	dir: string;
-	/** `docker-compose -f <file> <args>` in the project folder. */
-	compose(file: string, args: string[], timeoutMs?: number): string;
-	/** The same, with `input` on its standard input (`... < file`). */
-	composeWithInput(file: string, args: string[], input: Buffer): string;
-	/** Container ids of a service. */
-	containers(service: string): string[];
-	logs(id: string): string;
-}
-
-function project(dir: string): Project {
-	const env = { ...DOCKER_ENV, COMPOSE_HTTP_TIMEOUT: '300' };
-	return {
-		dir,
-		compose: (file, args, timeoutMs = 15 * 60_000) =>
-			run('docker-compose', ['-f', file, ...args], { cwd: dir, env, timeoutMs }).stdout,
-		composeWithInput: (file, args, input) => {
-			const result = spawnSync('docker-compose', ['-f', file, ...args], {
-				cwd: dir,
-				env,
-				input,
-				encoding: 'utf8',
-				timeout: 5 * 60_000,
-				killSignal: 'SIGKILL',
-			});
-			if (result.status !== 0)
-				throw new Error(
-					`docker-compose ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
-				);
-			return result.stdout;
-		},
-		containers: (service) =>
-			docker([
-				'ps',
-				'-q',
-				'--filter',
-				`label=com.docker.compose.project=${PROJECT}`,
-				'--filter',
-				`label=com.docker.compose.service=${service}`,
-			])
-				.split('\n')
-				.filter(Boolean),
-		logs: (id) => {
-			const out = run('docker', ['logs', id], { env: DOCKER_ENV, timeoutMs: 60_000 });
-			return out.stdout + out.stderr;
-		},
-	};
-}
-
-/** Waits until every container of the project is healthy (or running, where it has no health check). */
-async function healthy(p: Project, services: string[]): Promise<void> {
-	await waitFor(
-		`${services.join(', ')} to be healthy`,
-		() => {
-			const ids = services.flatMap((s) => p.containers(s));
-			if (ids.length < services.length) return undefined;
-			const states = docker([
-				'inspect',
-				'-f',
-				'{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}',
-				...ids,
-			])
-				.trim()
-				.split('\n');
-			if (states.some((s) => / (exited|dead) /.test(s)))
-				throw new Error(`a container stopped: ${states.join('; ')}`);
-			return states.every((s) => / running (healthy|none)$/.test(s)) ? true : undefined;
-		},
-		8 * 60_000,
-		2000,
-	);
-}
-
-/** `node -e <script>` in a container: what it printed. */
-function inContainer(id: string, script: string): string {
-	return docker(['exec', id, 'node', '-e', script], 60_000).trim();
-}
-
-/** The trigger's answer to a call without its secret, from inside the container (its own port). */
-function triggerAnswer(id: string, webhookPath: string): string {
-	return inContainer(
-		id,
-		`fetch('http://localhost:5678${webhookPath}', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"video_x","status":"completed"}' }).then((r) => console.log(r.status), (e) => console.log('error ' + e.message))`,
-	);
-}
-
-/** The package's version in a container's nodes folder, or "absent". */
-function packageIn(id: string): string {
-	return inContainer(
-		id,
-		`try { console.log(require('/home/node/.n8n/nodes/node_modules/${PACKAGE}/package.json').version) } catch { console.log('absent') }`,
-	);
-}
-
-/**
- * Create and Wait by callback, one task, Download Video on, the video BIG_VIDEO_BYTES long: where n8n
- * keeps it (the binary's id names the mode) and whether every byte arrived.
- */
-async function bigVideo(ctx: Context, mode: string): Promise<void> {
-	const { n8n, sim, checks } = ctx;
-	const tasks = videoTasks(sim);
-	tasks.fileBytes = BIG_VIDEO_BYTES;
-	try {
-		const created = await n8n.createWorkflow(callbackWorkflow(ctx.credentials, 1, 2500));
-		const id = await n8n.runManually(created.id, 'Start');
-		const record = await n8n.waitExecution(id, 240_000);
-		checks.equal(`big video: execution ${id} status`, record.status, 'success');
-		const item = outputOf(record, 'Create Videos and Wait')[0];
-		const ref: BinaryRef | undefined = item?.binary?.data;
-		checks.ok(`big video: kept in n8n's ${mode} mode`, String(ref?.id).startsWith(`${mode}:`), ref?.id);
-		const bytes = ref ? await n8n.binaryBytes(ref) : Buffer.alloc(0);
-		const head = sampleMp4(String(item?.json.id));
-		checks.ok(
-			`big video: all ${BIG_VIDEO_BYTES} bytes, the simulator's file`,
-			bytes.length === BIG_VIDEO_BYTES && bytes.subarray(0, head.length).equals(head),
-			{ bytes: bytes.length },
-		);
-	} finally {
-		tasks.fileBytes = undefined;
-	}
-}
-
-/** The upstream addresses the proxy's access log names for requests whose path starts with `prefix`. */
-function upstreams(p: Project, prefix: string): string[] {
-	const proxy = p.containers('proxy')[0];
-	return p
-		.logs(proxy)
-		.split('\n')
-		.filter((line) => line.includes(`" ${prefix}`) || line.includes(` ${prefix}`))
-		.map((line) => /upstream=([\d.]+):\d+/.exec(line)?.[1])
-		.filter((a): a is string => Boolean(a));
-}
-
-function addressOf(id: string): string {
-	return docker(['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', id]).trim();
-}
-
-/** Starts a compose file and waits for it; then main through the proxy, signed in (an owner made on a new database). */
-async function up(
-	input: PartInput,
-	p: Project,
-	file: string,
-	args: string[],
-	services: string[],
-	base: string,
-	label: string,
-): Promise<Context> {
-	const { checks, sim, cert, work } = input;
-	await checks.timed(`docker: ${label}: ${file} up`, async () =>
-		p.compose(file, ['up', '-d', '--build', ...args]),
-	);
-	await checks.timed(`docker: ${label}: healthy`, () => healthy(p, services));
-	const n8n = new ProxiedN8n(base, { name: label, home: join(work, label), cert });
-	const ctx: Context = { n8n, sim, checks, credentials: {}, label };
-	await signedIn(ctx, base);
-	return ctx;
-}
-
-/** Saves the logs of every container of the project to e2e-output/logs/docker-<label>-<service>-<n>.log. */
-function saveLogs(p: Project, label: string, services: string[]): void {
-	mkdirSync(join(outputDir, 'logs'), { recursive: true });
-	for (const service of services) {
-		for (const [i, id] of p.containers(service).entries()) {
-			writeFileSync(join(outputDir, 'logs', `docker-${label}-${service}-${i + 1}.log`), p.logs(id));
-		}
-	}
-}
-
-/** The package's node types n8n lists. */
-async function packageTypes(ctx: Context): Promise<string[]> {
-	return (await ctx.n8n.nodeTypes()).map((t) => t.name).filter((t) => t.startsWith(`${PACKAGE}.`));
-}
-
-/** Waits until main answers through the proxy again, then signs in anew. */
-async function signedIn(ctx: Context, base: string): Promise<void> {
-	await waitFor(
-		'n8n through the proxy',
-		async () =>
-			(await http(`${base}/rest/settings`, { timeoutMs: 5000 })).status === 200 ? true : undefined,
-		120_000,
-		1000,
-	);
-	await ctx.n8n.login();
-}
-
-/** A copy of the packed package with another version, for the upgrade. */
-function repack(work: string, tarball: string, version: string): string {
-	const dir = join(work, 'repack');
-	rmSync(dir, { recursive: true, force: true });
-	mkdirSync(dir, { recursive: true });
-	run('tar', ['-xzf', tarball, '-C', dir]);
-	const manifest = join(dir, 'package', 'package.json');
-	run('node', [
-		'-e',
-		`const f=${JSON.stringify(manifest)};const p=require(f);p.version=${JSON.stringify(version)};require('fs').writeFileSync(f,JSON.stringify(p,null,2))`,
-	]);
-	const out = join(work, `${PACKAGE}-${version}.tgz`);
-	run('tar', ['-czf', out, '-C', dir, 'package']);
-	return out;
-}
-
-/** packages/ holding `tarball` alone, or nothing. */
-function packagesHold(p: Project, tarball?: string): void {
-	const packages = join(p.dir, 'packages');
-	for (const f of readdirSync(packages).filter((f) => f.endsWith('.tgz'))) rmSync(join(packages, f));
-	if (tarball) copyFileSync(tarball, join(packages, basename(tarball)));
-}
-
-const MOVE = '/home/node/.n8n/move';
-/** n8n's main process as every container of the compose files reaches it. */
-const INSIDE_URL = 'http://n8n:5678';
+	bigVideo,
+	forward,
+	healthy,
+	INSIDE_URL,
+	MOVE,
+	ONE_FILE,
+	packageIn,
+	packagesHold,
+	packageTypes,
+	PROJECT,
+	type Project,
+	project,
+	PUBLIC_NAME,
+	QUEUE_FILE,
+	repack,
+	saveLogs,
+	signedIn,
+	up,
+} from './dockerProject';
+import { queueMode } from './dockerQueue';
+import { checkToolVariant } from './examples';
+import { freePort } from './http';
+import { N8N_VERSION, repoRoot } from './n8n';
+import { run } from './proc';
+import { ensureImages } from './standins';
+import type { PartInput } from './start';
+import { createCredentials, PACKAGE } from './workflows';
 
 /**
  * One instance on SQLite: the package loads, a callback wait resumes through the proxy, a big video is
@@ -347,155 +108,6 @@ async function oneInstance(input: PartInput, p: Project, base: string): Promise<
 		await checks.timed(`docker: ${ONE_FILE} down (the volume kept)`, async () =>
 			p.compose(ONE_FILE, ['down']),
 		);
-	}
-}
-
-/** In every n8n container of queue mode: the package's version in the nodes folder. */
-function packageEverywhere(p: Project): string[] {
-	return ['n8n', 'n8n-worker', 'n8n-webhook'].flatMap((service) => p.containers(service).map(packageIn));
-}
-
-/**
- * Queue mode with two webhook processes, on the volume the one instance left: the docs' import, then
- * the moved credentials at work on the worker; the package in every process; a callback wait through
- * the proxy and the webhook processes; the trigger; a big video in the database; the docs' upgrade and
- * removal of the package through packages/.
- */
-async function queueMode(
-	input: PartInput,
-	p: Project,
-	base: string,
-	moved: Record<string, string>,
-): Promise<void> {
-	const { checks, packed, work } = input;
-	const services = ['postgres', 'redis', 'n8n', 'n8n-worker', 'n8n-webhook', 'proxy'];
-	const scale = ['--scale', 'n8n-webhook=2'];
-	checks.begin(`docker: queue mode (${QUEUE_FILE}, two webhook processes)`);
-	try {
-		const ctx = await up(input, p, QUEUE_FILE, scale, services, base, 'docker-queue');
-		p.compose(QUEUE_FILE, [
-			'exec',
-			'-T',
-			'n8n',
-			'n8n',
-			'import:credentials',
-			`--input=${MOVE}/credentials.json`,
-		]);
-		p.compose(QUEUE_FILE, ['exec', '-T', 'n8n', 'n8n', 'import:workflow', `--input=${MOVE}/workflows.json`]);
-		ctx.credentials = moved;
-		// API keys stay in the one instance's database: Recover Waits' credential gets one made here.
-		await ctx.n8n.rest('PATCH', `/credentials/${moved.generationGatewayN8nApi}`, {
-			name: credentialName('generationGatewayN8nApi'),
-			type: 'generationGatewayN8nApi',
-			data: {
-				baseUrl: INSIDE_URL,
-				apiKey: await ctx.n8n.createApiKey('Recover Waits'),
-				ignoreSslIssues: false,
-			},
-		});
-		const workflows = await ctx.n8n.rest<Array<{ id: string }>>('GET', '/workflows');
-		checks.ok(
-			'the move: the workflows of the one instance are in queue mode',
-			workflows.length >= 2,
-			workflows.length,
-		);
-		const webhooks = p.containers('n8n-webhook');
-		const worker = p.containers('n8n-worker')[0];
-		const main = p.containers('n8n')[0];
-		checks.equal('two webhook processes run', webhooks.length, 2);
-		await checkToolVariant(ctx);
-		for (const example of ['image-scheduled-generation', 'video-trigger', 'video-recover-waits']) {
-			checks.begin(`docker: queue mode, examples/${example}.json with the moved credentials`);
-			const record = await runExample(ctx, join(examplesDir, `${example}.json`));
-			if (record) {
-				const on = await waitFor(
-					'the worker log',
-					() => (ranOnWorker(p.logs(worker), record.id) ? true : undefined),
-					30_000,
-				).catch(() => false);
-				checks.ok(`${example}: execution ${record.id} ran on the worker (its log)`, on === true);
-			}
-		}
-		const trigger = loadWorkflow(join(examplesDir, 'video-trigger.json')).nodes.find(
-			(n) => n.type === TRIGGER_TYPE,
-		)!;
-		const triggerPath = `/webhook/${trigger.webhookId}/video-task`;
-		checks.begin('docker: queue mode, the package in every process');
-		for (const [name, id] of [['main', main], ...webhooks.map((w, i) => [`webhook process ${i + 1}`, w])]) {
-			checks.equal(
-				`${name}: the trigger refuses a call without its secret (the package is loaded there)`,
-				triggerAnswer(id, triggerPath),
-				'401',
-			);
-		}
-		// What the package does when it posts a callback's news itself: n8n's public address from inside,
-		// through extra_hosts to the proxy, its certificate trusted through NODE_EXTRA_CA_CERTS.
-		const publicUrl = readFileSync(join(p.dir, '.env'), 'utf8').match(/^PUBLIC_URL=(.*)$/m)![1];
-		for (const [name, id] of [
-			['main', main],
-			['the worker', worker],
-			['webhook process 1', webhooks[0]],
-		]) {
-			checks.equal(
-				`${name} reaches n8n's public address ${publicUrl} (extra_hosts, the private CA)`,
-				inContainer(
-					id,
-					`fetch('${publicUrl}healthz').then((r) => console.log(r.status), (e) => console.log('error ' + (e.cause?.code ?? e.message)))`,
-				),
-				'200',
-			);
-		}
-		checks.begin('docker: queue mode, Create and Wait by callback through the proxy, 3 items');
-		const before = upstreams(p, '/webhook-waiting/').length;
-		// Two processes take the callbacks and share no memory: each may download the videos (n8n resumes once).
-		const record = await runCallbackWait(ctx, 3, 2500, false, webhooks.length);
-		const seen = upstreams(p, '/webhook-waiting/').slice(before);
-		const addresses = webhooks.map(addressOf);
-		checks.ok(
-			`callback wait: the proxy sent every callback to a webhook process (${addresses.join(', ')})`,
-			seen.length > 0 && seen.every((a) => addresses.includes(a)),
-			seen,
-		);
-		checks.ok(
-			`callback wait: execution ${record.id} resumed on the worker (its log)`,
-			ranOnWorker(p.logs(worker), record.id),
-		);
-		checks.begin("docker: queue mode, a video of several pieces kept in n8n's database");
-		await bigVideo(ctx, 'database');
-
-		// The docs' upgrade: the new tarball in packages/ instead of the old one, the same up command.
-		checks.begin('docker: queue mode, upgrading the package through packages/ (docs/deployment.md)');
-		const upgraded = `${packed.version}-upgraded`;
-		packagesHold(p, repack(work, packed.tarball, upgraded));
-		await checks.timed('docker: upgrade (up -d --build)', async () =>
-			p.compose(QUEUE_FILE, ['up', '-d', '--build', ...scale]),
-		);
-		await healthy(p, services);
-		checks.equal(
-			'after the upgrade: the version in every n8n process',
-			packageEverywhere(p),
-			Array(4).fill(upgraded),
-		);
-		await signedIn(ctx, base);
-		checks.equal("after the upgrade: n8n lists the package's nodes", (await packageTypes(ctx)).length, 3);
-
-		// The docs' remove: no tarball in packages/, the same up command.
-		checks.begin('docker: queue mode, removing the package through packages/ (docs/deployment.md)');
-		packagesHold(p);
-		await checks.timed('docker: remove (up -d --build)', async () =>
-			p.compose(QUEUE_FILE, ['up', '-d', '--build', ...scale]),
-		);
-		await healthy(p, services);
-		checks.equal(
-			'after the removal: gone from every n8n process',
-			packageEverywhere(p),
-			Array(4).fill('absent'),
-		);
-		await signedIn(ctx, base);
-		checks.equal("after the removal: n8n lists none of the package's nodes", await packageTypes(ctx), []);
-	} finally {
-		saveLogs(p, 'queue', services);
-		await checks.timed(`docker: ${QUEUE_FILE} down -v`, async () => p.compose(QUEUE_FILE, ['down', '-v']));
 	}
 }
 

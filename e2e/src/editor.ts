@@ -1,11 +1,18 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * n8n's editor in Debian's Chromium (playwright-core, no browser download): start the browser, sign
- * in, open a node's form and read what it shows, close it. Used by the browser, pictures, compat and
- * dev parts.
+ * in, open a node's form and read what it shows, close it, take a screenshot into
+ * e2e-output/browser/. Used by the browser, pictures, compat and dev parts.
  */
+import { join } from 'node:path';
+
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { OWNER } from './n8n';
+import { outputDir } from './proc';
+
+/** Where the browser parts' screenshots and form readings go. */
+export const shotsDir = join(outputDir, 'browser');
 
 const CHROMIUM_FLAGS = [
 	'--headless',
@@ -162,4 +169,11 @@ export async function closeNode(page: Page): Promise<void> {
 		.locator('[data-test-id="parameter-item"]')
 		.first()
 		.waitFor({ state: 'detached', timeout: 15_000 });
+}
+
+/** A screenshot of the page as e2e-output/browser/<name>.png; its path for the output. */
+export async function shot(page: Page, name: string): Promise<string> {
+	const file = join(shotsDir, `${name}.png`);
+	await page.screenshot({ path: file });
+	return `e2e-output/browser/${name}.png`;
 }

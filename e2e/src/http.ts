@@ -103,7 +103,7 @@ export async function signIn(base: string, owner: { email: string; password: str
 	return auth;
 }
 
-/** A free loopback TCP port (no side effect on import, unlike proc.ts's signal handlers). */
+/** A free loopback TCP port. */
 export async function freePort(): Promise<number> {
 	const { createServer } = await import('node:net');
 	return await new Promise((resolve, reject) => {

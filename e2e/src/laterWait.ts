@@ -41,7 +41,7 @@ function withApproval(workflow: Workflow): Workflow {
 			[VIDEO_NODE]: { main: [[{ node: APPROVAL, type: 'main', index: 0 }]] },
 			[APPROVAL]: { main: [[{ node: SECOND, type: 'main', index: 0 }]] },
 		},
-	} as Workflow;
+	};
 }
 
 /**

@@ -13,8 +13,8 @@ import type { AddressInfo } from 'node:net';
 import type { SimTask } from '../../test/simulator/video/tasks';
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { http } from './http';
-import type { ExecutionRecord } from './n8n';
-import { outputOf } from './n8n';
+import type { ExecutionRecord } from './executions';
+import { outputOf, webhookAnswer } from './n8n';
 import { sleep, waitFor } from './proc';
 import type { Context, Workflow } from './workflows';
 import { TRIGGER_TYPE, callbackWaitOf, createVideoNode, withCredentials } from './workflows';
@@ -131,17 +131,11 @@ export async function runLostCallbacks(ctx: Context): Promise<void> {
 			const prompt = `${marker} trigger [after:2500]`;
 			const creator = await n8n.createWorkflow(createWorkflow(ctx.credentials, prompt, callbackUrl));
 			const productionUrl = callbackUrl.replace(/\?.*$/, '');
-			await waitFor(
-				'the production webhook to be registered',
-				async () => {
-					const answer = await http(productionUrl, {
-						method: 'POST',
-						body: { id: 'video_x', status: 'completed' },
-					});
-					return answer.status === 404 ? undefined : answer;
-				},
-				30_000,
-				500,
+			await webhookAnswer('the production webhook to be registered', () =>
+				http(productionUrl, {
+					method: 'POST',
+					body: { id: 'video_x', status: 'completed' },
+				}),
 			);
 			const run = await n8n.waitExecution(await n8n.runManually(creator.id, 'Start'), 60_000);
 			const taskId = String(outputOf(run, 'Create Video')[0]?.json.id);

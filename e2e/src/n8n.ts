@@ -6,8 +6,10 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { Certificate } from './certificate';
+import type { BinaryRef, ExecutionRecord, Item, RunData } from './executions';
 import { freePort, http, restCall, signIn } from './http';
-import { kill, run, start, stop, waitFor, type Proc } from './proc';
+import { kill, start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
 export const repoRoot = join(e2eDir, '..');
@@ -80,40 +82,6 @@ export const LOCAL_N8N_SETTINGS: Readonly<Record<string, string>> = {
 	N8N_LOG_OUTPUT: 'console',
 };
 
-export interface Certificate {
-	key: string;
-	cert: string;
-}
-
-/** A self-signed certificate for 127.0.0.1 and localhost, and `names` (DNS names or IP addresses), made in `dir`. */
-export function certificate(dir: string, names: string[] = []): Certificate {
-	const key = join(dir, 'key.pem');
-	const cert = join(dir, 'cert.pem');
-	const alt = [
-		'IP:127.0.0.1',
-		'DNS:localhost',
-		...names.map((n) => (/^[\d.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)),
-	];
-	run('openssl', [
-		'req',
-		'-x509',
-		'-newkey',
-		'rsa:2048',
-		'-nodes',
-		'-days',
-		'2',
-		'-keyout',
-		key,
-		'-out',
-		cert,
-		'-subj',
-		'/CN=127.0.0.1',
-		'-addext',
-		`subjectAltName=${alt.join(',')}`,
-	]);
-	return { key, cert };
-}
-
 export interface N8nOptions {
 	name: string;
 	/** N8N_USER_FOLDER (n8n keeps its files in <home>/.n8n). */
@@ -126,53 +94,6 @@ export interface N8nOptions {
 	port?: number;
 	/** Which installed n8n (default N8N_VERSION). */
 	version?: string;
-}
-
-export interface ExecutionRecord {
-	id: string;
-	status: string;
-	finished: boolean;
-	mode: string;
-	workflowId: string;
-	startedAt?: string;
-	stoppedAt?: string;
-	/** Set while the execution waits (its Wait Timeout). */
-	waitTill?: string | null;
-	data: RunData;
-}
-
-export interface BinaryRef {
-	mimeType: string;
-	fileName?: string;
-	fileExtension?: string;
-	fileSize?: string;
-	id?: string;
-	data?: string;
-}
-
-export interface Item {
-	json: Record<string, unknown>;
-	binary?: Record<string, BinaryRef>;
-	pairedItem?: { item: number } | Array<{ item: number }> | number;
-}
-
-export interface TaskData {
-	executionStatus?: string;
-	error?: { message: string; description?: string };
-	data?: { main?: Array<Item[] | null> };
-	/** The node's execution hints (shown above its output in the editor). */
-	hints?: Array<{ message: string; type?: string; location?: string }>;
-}
-
-export interface RunData {
-	resultData: {
-		runData: Record<string, TaskData[]>;
-		error?: { message: string };
-		lastNodeExecuted?: string;
-		/** The execution's custom data. */
-		metadata?: Record<string, string>;
-	};
-	waitTill?: string;
 }
 
 /** What n8n's REST API takes to save a new, inactive workflow. */
@@ -417,6 +338,27 @@ export class N8n {
 		if (answer.status !== 200) throw new Error(`binary ${ref.id} -> ${answer.status}`);
 		return answer.body;
 	}
+}
+
+/**
+ * The first answer to a webhook of a workflow just activated that is not 404: n8n registers an
+ * activated workflow's webhooks a moment after the activation answers, so `send` is tried again
+ * (every 500 ms, at most `timeoutMs`) while n8n answers 404.
+ */
+export async function webhookAnswer<T extends { status: number }>(
+	what: string,
+	send: () => Promise<T>,
+	timeoutMs = 30_000,
+): Promise<T> {
+	return await waitFor(
+		what,
+		async () => {
+			const answer = await send();
+			return answer.status === 404 ? undefined : answer;
+		},
+		timeoutMs,
+		500,
+	);
 }
 
 /** The last run's first output of a node. */

@@ -4,11 +4,12 @@
  * group of its own, its output goes to e2e-output/logs/<name>.log, and all of
  * them are stopped at the end, on failure, and, once the entry point called
  * installExitHandlers, on Ctrl-C and when the runner itself exits (a last
- * synchronous SIGKILL to each group).
+ * synchronous SIGKILL to each group). `./scripts/run n8n` (tools/devServer.ts)
+ * starts and stops its n8n with the same helpers.
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** e2e-output/ in the checkout; `E2E_OUTPUT_DIR` puts a run's results elsewhere (two runs side by side). */
 export const outputDir = process.env.E2E_OUTPUT_DIR || join(__dirname, '..', '..', 'e2e-output');
@@ -25,15 +26,16 @@ export interface Proc {
 
 const running = new Set<Proc>();
 
+/** `logFile`: the log elsewhere than e2e-output/logs/<name>.log, written afresh (not appended to). */
 export function start(
 	name: string,
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number } = {},
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number; logFile?: string } = {},
 ): Proc {
-	mkdirSync(logsDir, { recursive: true });
-	const logFile = join(logsDir, `${name}.log`);
-	const log = createWriteStream(logFile, { flags: 'a' });
+	const logFile = options.logFile ?? join(logsDir, `${name}.log`);
+	mkdirSync(dirname(logFile), { recursive: true });
+	const log = createWriteStream(logFile, { flags: options.logFile ? 'w' : 'a' });
 	const child = spawn(command, args, {
 		cwd: options.cwd,
 		env: options.env ?? process.env,
@@ -61,7 +63,8 @@ export function start(
 	return proc;
 }
 
-function signalGroup(proc: Proc, signal: NodeJS.Signals): void {
+/** A signal to the process's group (itself and whatever it started there); synchronous, for exit handlers too. */
+export function signalGroup(proc: Proc, signal: NodeJS.Signals): void {
 	try {
 		process.kill(-proc.child.pid!, signal);
 	} catch {
@@ -69,9 +72,12 @@ function signalGroup(proc: Proc, signal: NodeJS.Signals): void {
 	}
 }
 
-/** SIGTERM to the process group, SIGKILL after `graceMs`. */
+/**
+ * SIGTERM to the process group, SIGKILL after `graceMs`. A process that already ended gets a SIGKILL
+ * to its group: the children it left behind there.
+ */
 export async function stop(proc: Proc, graceMs = 15_000): Promise<void> {
-	if (!running.has(proc)) return;
+	if (!running.has(proc)) return signalGroup(proc, 'SIGKILL');
 	signalGroup(proc, 'SIGTERM');
 	const timer = setTimeout(() => signalGroup(proc, 'SIGKILL'), graceMs);
 	await proc.exited;

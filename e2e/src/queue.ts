@@ -13,11 +13,13 @@ import { join } from 'node:path';
 
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { runCallbackScenarios } from './callbacks';
+import { runCallbackWait } from './callbackWait';
 import { runDoubleResume } from './doubleResume';
+import { runExample } from './examples';
 import { runLaterWait } from './laterWait';
 import { waitFor } from './proc';
 import { startN8n, type PartInput } from './start';
-import { examplesDir, runCallbackWait, runExample } from './workflows';
+import { examplesDir } from './workflows';
 
 export async function runQueue(input: PartInput): Promise<void> {
 	const { sim, checks } = input;
@@ -42,7 +44,9 @@ export async function runQueue(input: PartInput): Promise<void> {
 						() => (onWorker(record.id) ? true : undefined),
 						10_000,
 					).catch(() => undefined);
-					checks.ok(`${example}: execution ${record.id} ran on the worker (worker log)`, onWorker(record.id));
+					checks.ok(`${example}: the execution ran on the worker (worker log)`, onWorker(record.id), {
+						execution: record.id,
+					});
 				}
 			} catch (error) {
 				checks.broke(example, error);
@@ -60,8 +64,9 @@ export async function runQueue(input: PartInput): Promise<void> {
 				.filter((l) => l.includes(`execution ${record.id} (`));
 			checks.note(`worker log for execution ${record.id}: ${lines.map((l) => l.trim()).join(' | ')}`);
 			checks.ok(
-				`callback wait: the resumed execution ${record.id} ran on the worker (started there twice: run, then resume)`,
+				'callback wait: the resumed execution ran on the worker (started there twice: run, then resume)',
 				lines.filter((l) => l.includes('Worker started execution')).length >= 2,
+				{ execution: record.id },
 			);
 		} catch (error) {
 			checks.broke('callback wait', error);

@@ -17,11 +17,12 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { e2eDir } from './n8n';
+import { runExample } from './examples';
 import { freePort, http } from './http';
+import { e2eDir } from './n8n';
 import { run, start, stop, waitFor } from './proc';
 import { startN8n, type PartInput } from './start';
-import { createCredentials, examplesDir, PACKAGE, runExample } from './workflows';
+import { createCredentials, examplesDir, PACKAGE } from './workflows';
 
 function upstreamRegistry(): string {
 	return execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim().replace(/\/?$/, '/');

@@ -4,9 +4,11 @@
  * (lostCallbacks.ts), a Wait node after a callback wait that a repeated callback must not resume
  * (laterWait.ts), and a callback wait whose Wait Timeout passes first.
  */
+import { runCallbackTimeout, runCallbackWait } from './callbackWait';
+import { runExample } from './examples';
 import { runLaterWait } from './laterWait';
 import { runLostCallbacks } from './lostCallbacks';
-import { exampleFiles, runCallbackTimeout, runCallbackWait, runExample, type Context } from './workflows';
+import { exampleFiles, type Context } from './workflows';
 
 /** `title` opens each section of the output ("single instance", "n8n 2.0.3"). */
 export async function runSingle(ctx: Context, title: string): Promise<void> {

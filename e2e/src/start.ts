@@ -10,7 +10,8 @@ import { join } from 'node:path';
 
 import type { Simulator } from '../../test/simulator';
 import type { Checks } from './checks';
-import { N8n, type Certificate, type N8nOptions } from './n8n';
+import type { Certificate } from './certificate';
+import { N8n, type N8nOptions } from './n8n';
 import { freePort } from './http';
 import { run } from './proc';
 import { startPostgres, startRedis, type Service } from './services';

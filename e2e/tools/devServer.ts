@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * `./scripts/run n8n`: the package in a real n8n's editor, with the gateway simulator as its gateway.
  *
@@ -19,13 +19,11 @@
  * It handles its own Ctrl-C: it never calls the suite's installExitHandlers (../src/proc), which
  * ends the process with 130.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import {
 	appendFileSync,
 	cpSync,
 	existsSync,
 	mkdirSync,
-	openSync,
 	readdirSync,
 	readFileSync,
 	realpathSync,
@@ -37,10 +35,12 @@ import {
 import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 
-import { startSimulator, type Simulator } from '../../test/simulator';
+import { startSimulator } from '../../test/simulator';
 import { videoTasks } from '../../test/simulator/video/tasks';
-import { freePort, http, restCall, signIn } from '../src/http';
-import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, newWorkflowBody, repoRoot } from '../src/n8n';
+import { freePort, http } from '../src/http';
+import { LOCAL_N8N_SETTINGS, N8N_VERSION, n8nInstall, repoRoot } from '../src/n8n';
+import { signalGroup, start, stop, waitFor, type Proc } from '../src/proc';
+import { DEV_OWNER, ensureCredentials, ensureExamples, Rest, type DevState } from './devSetup';
 
 const PACKAGE = 'n8n-nodes-generation-gateway';
 /**
@@ -53,38 +53,11 @@ const devDir = (() => {
 	mkdirSync(dir, { recursive: true });
 	return realpathSync(dir);
 })();
-const examplesDir = join(repoRoot, 'examples');
-
-/** The login of the owner account this command creates (a local n8n on loopback only). */
-export const DEV_OWNER = {
-	email: 'owner@n8n-dev.invalid',
-	password: 'Gateway-dev-1',
-	firstName: 'Dev',
-	lastName: 'Owner',
-};
 
 /** Video tasks end after a few seconds, so a Create and Wait can be watched to its end in the editor. */
 const VIDEO_TIMING = { queueAfterMs: 1_000, runAfterMs: 2_000, doneAfterMs: 4_000 };
 
-const CREDENTIAL_LABELS: Record<string, string> = {
-	generationGatewayBearerApi: 'Bearer Token',
-	generationGatewayApiKeyApi: 'API Key',
-	generationGatewayNativeKeyApi: 'Native Key',
-	generationGatewayN8nApi: 'Recover Waits',
-};
-
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** What this command created in n8n, so that a second start finds it instead of creating it again. */
-interface DevState {
-	/** Credential id by credential type. */
-	credentials: Record<string, string>;
-	/** Workflow id by example file name. */
-	workflows: Record<string, string>;
-	/** The owner's API key made for Recover Waits' credential. */
-	apiKey?: string;
-}
 
 const stateFile = join(devDir, 'dev-state.json');
 
@@ -186,18 +159,14 @@ function copyPackage(): void {
 // ---- n8n
 
 interface N8nRun {
-	child: ChildProcess;
+	proc: Proc;
 	url: string;
 	port: number;
-	logFile: string;
-	exited: Promise<number | null>;
 }
 
 async function startN8n(port: number): Promise<N8nRun> {
 	const { bin, node } = n8nInstall();
 	const url = `http://localhost:${port}`;
-	const logFile = join(devDir, 'n8n.log');
-	const log = openSync(logFile, 'w');
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
 		// n8n's task runner starts `node` from PATH: the same Node as n8n.
@@ -218,32 +187,15 @@ async function startN8n(port: number): Promise<N8nRun> {
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 	};
 	// A process group of its own: Ctrl-C reaches this process, which stops n8n and its task runner.
-	const child = spawn(node, [bin, 'start'], {
-		env,
-		cwd: devDir,
-		detached: true,
-		stdio: ['ignore', log, log],
-	});
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	return { child, url, port, logFile, exited };
+	const proc = start('n8n', node, [bin, 'start'], { env, cwd: devDir, logFile: join(devDir, 'n8n.log') });
+	return { proc, url, port };
 }
 
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	try {
-		process.kill(-child.pid!, signal);
-	} catch {
-		// already gone
-	}
-}
-
+/** SIGTERM, SIGKILL after 20 s; also to whatever n8n started (its task runner) and left in its group. */
 async function stopN8n(run: N8nRun): Promise<void> {
-	if (run.child.exitCode !== null || run.child.signalCode !== null) return signalGroup(run.child, 'SIGKILL');
-	signalGroup(run.child, 'SIGTERM');
-	const gone = await Promise.race([run.exited.then(() => true), sleep(20_000).then(() => false)]);
-	if (!gone) say('n8n did not stop within 20 s: killing it');
-	// Also whatever n8n started (its task runner) and left in the group.
-	signalGroup(run.child, 'SIGKILL');
-	if (!gone) await Promise.race([run.exited, sleep(5_000)]);
+	const slow = setTimeout(() => say('n8n did not stop within 20 s: killing it'), 20_000);
+	await stop(run.proc, 20_000);
+	clearTimeout(slow);
 }
 
 function logTail(file: string, lines = 30): string {
@@ -254,99 +206,29 @@ function logTail(file: string, lines = 30): string {
 	}
 }
 
+/** Until n8n answers its readiness probe; fails at once when n8n exits first. */
 async function waitReady(run: N8nRun, timeoutMs: number): Promise<void> {
-	let exited = false;
-	void run.exited.then(() => (exited = true));
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (exited)
-			throw new Error(`n8n exited while starting; its log (${run.logFile}) ends:\n${logTail(run.logFile)}`);
-		const answer = await http(`http://127.0.0.1:${run.port}/healthz/readiness`, { timeoutMs: 5_000 }).catch(
-			() => undefined,
-		);
-		if (answer?.status === 200) return;
-		await sleep(300);
-	}
-	throw new Error(`n8n did not answer within ${timeoutMs / 1000} s; its log: ${run.logFile}`);
+	const { logFile } = run.proc;
+	const ready = waitFor(
+		'n8n to answer',
+		async () => {
+			const answer = await http(`http://127.0.0.1:${run.port}/healthz/readiness`, { timeoutMs: 5_000 });
+			return answer.status === 200 ? true : undefined;
+		},
+		timeoutMs,
+		300,
+	).then(
+		() => undefined,
+		() => new Error(`n8n did not answer within ${timeoutMs / 1000} s; its log: ${logFile}`),
+	);
+	const exited = run.proc.exited.then(
+		() => new Error(`n8n exited while starting; its log (${logFile}) ends:\n${logTail(logFile)}`),
+	);
+	const failure = await Promise.race([ready, exited]);
+	if (failure) throw failure;
 }
 
 // ---- what a user finds in place: owner, credentials, examples
-
-class Rest {
-	cookie = '';
-
-	constructor(private readonly base: string) {}
-
-	async call<T>(method: string, path: string, body?: unknown, allow: number[] = []): Promise<T> {
-		return await restCall<T>(this.base, this.cookie, { method, path, body, allow });
-	}
-
-	async status(path: string): Promise<number> {
-		const answer = await http(`${this.base}/rest${path}`, {
-			headers: { cookie: this.cookie },
-			timeoutMs: 60_000,
-		});
-		return answer.status;
-	}
-
-	async login(): Promise<void> {
-		this.cookie = await signIn(this.base, DEV_OWNER);
-	}
-}
-
-const credentialName = (type: string) => `Generation Gateway simulator (${CREDENTIAL_LABELS[type] ?? type})`;
-
-/**
- * The three credentials, created once and pointed at this start's simulator each time (its port
- * changes from one start to the next), and Recover Waits' own: this n8n and an owner's API key.
- */
-async function ensureCredentials(rest: Rest, sim: Simulator, state: DevState, n8nUrl: string): Promise<void> {
-	if (!state.apiKey) {
-		const scopes = await rest.call<string[]>('GET', '/api-keys/scopes');
-		const label = `Recover Waits (${Date.now()})`;
-		state.apiKey = (
-			await rest.call<{ rawApiKey: string }>('POST', '/api-keys', { label, scopes, expiresAt: null })
-		).rawApiKey;
-	}
-	const recover = { generationGatewayN8nApi: { baseUrl: n8nUrl, apiKey: state.apiKey } };
-	for (const [type, data] of Object.entries({ ...sim.credentials(), ...recover })) {
-		const body = { name: credentialName(type), type, data };
-		const id = state.credentials[type];
-		if (id && (await rest.status(`/credentials/${id}`)) === 200) {
-			await rest.call('PATCH', `/credentials/${id}`, body);
-		} else {
-			state.credentials[type] = (await rest.call<{ id: string }>('POST', '/credentials', body)).id;
-		}
-	}
-}
-
-interface ExampleWorkflow {
-	name: string;
-	nodes: Array<{ credentials?: Record<string, { id: string; name: string }> }>;
-	connections: unknown;
-	settings?: unknown;
-	pinData?: unknown;
-}
-
-/** Every example, imported once with its credentials pointing at the simulator's; a new example is imported too. */
-async function ensureExamples(rest: Rest, state: DevState): Promise<number> {
-	const files = readdirSync(examplesDir)
-		.filter((f) => f.endsWith('.json'))
-		.sort();
-	for (const file of files) {
-		const id = state.workflows[file];
-		if (id && (await rest.status(`/workflows/${id}`)) === 200) continue;
-		const workflow = JSON.parse(readFileSync(join(examplesDir, file), 'utf8')) as ExampleWorkflow;
-		for (const node of workflow.nodes) {
-			for (const type of Object.keys(node.credentials ?? {})) {
-				node.credentials![type] = { id: state.credentials[type], name: credentialName(type) };
-			}
-		}
-		const created = await rest.call<{ id: string }>('POST', '/workflows', newWorkflowBody(workflow));
-		state.workflows[file] = created.id;
-	}
-	return files.length;
-}
 
 // ---- the whole command
 
@@ -396,7 +278,7 @@ async function main(): Promise<void> {
 	let stopping = false;
 	const shutdown = async (why: string, exitCode = 0) => {
 		if (stopping) {
-			signalGroup(n8n.child, 'SIGKILL');
+			signalGroup(n8n.proc, 'SIGKILL');
 			process.exit(130);
 		}
 		stopping = true;
@@ -410,10 +292,10 @@ async function main(): Promise<void> {
 	process.on('SIGINT', () => void shutdown('Ctrl-C'));
 	process.on('SIGTERM', () => void shutdown('SIGTERM'));
 	// Whatever ends this process ends n8n too.
-	process.on('exit', () => signalGroup(n8n.child, 'SIGKILL'));
-	void n8n.exited.then((code) => {
+	process.on('exit', () => signalGroup(n8n.proc, 'SIGKILL'));
+	void n8n.proc.exited.then((code) => {
 		if (stopping) return;
-		say(`n8n exited (${code}); its log (${n8n.logFile}) ends:\n${logTail(n8n.logFile)}`);
+		say(`n8n exited (${code}); its log (${n8n.proc.logFile}) ends:\n${logTail(n8n.proc.logFile)}`);
 		void shutdown('n8n exited', 1);
 	});
 
@@ -441,7 +323,7 @@ async function main(): Promise<void> {
 			`               ${rel(join(devDir, '.n8n', 'storage'))}/workflows/<workflow>/executions/<run>/binary_data/ (each`,
 		);
 		say(`               node's output, Binary tab); the simulator's requests: ${rel(simLog)}`);
-		say(`  n8n's log:   ${rel(n8n.logFile)}; its data: ${rel(devDir)}/ (delete it to start afresh)`);
+		say(`  n8n's log:   ${rel(n8n.proc.logFile)}; its data: ${rel(devDir)}/ (delete it to start afresh)`);
 		say('  Reload:      `npm run build` in another terminal; n8n reloads the package (refresh the editor)');
 		say('Ctrl-C stops n8n and the simulator.');
 	} catch (error) {
