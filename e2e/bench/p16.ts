@@ -30,7 +30,9 @@
  * Report posts the row's id (the bench's, or the task's in trigger rows) to the bench, which counts
  * the videos that reached a workflow, the ones that reached it twice, when they arrived, and the
  * gateway reads of the row's tasks (from their create on). A probe calls n8n's REST API meanwhile.
- * GG_P16_TYPE_VERSION (e.g. 1.1): the package's nodes in the rows' workflows at that type version.
+ * GG_P16_TYPE_VERSION (e.g. 1.1): the package's nodes in the rows' workflows at that type version
+ * (n8n runs them at any: their description is one for every version; n8n reads a request's body
+ * differently for a start node above version 1).
  * Results: e2e-output/p16.md and p16.json. GG_P16_QUEUE=1 or 2 runs the rows in queue mode with
  * that many webhook processes (behind a balancer) instead; GG_P16_N8N_ENV ("NAME=value ...") gives
  * n8n's processes more settings; GG_P16_N8N_VERSION (a folder of e2e/n8n/) another n8n.
