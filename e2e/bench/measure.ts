@@ -1,5 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
-/** What the benches measure with and how they report: quantiles, a probe on n8n's REST API, the tables. */
+/**
+ * What the benches measure with and how they report: quantiles, a probe on n8n's REST API, calls sent
+ * all at once, the tables.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -48,6 +51,23 @@ export function probeApi(n8n: N8n, workflowId: string) {
 			};
 		},
 	};
+}
+
+/**
+ * Posts to every URL at once, each call given up after `timeoutMs` (a caller that hangs up): the
+ * answer's status (0: none) and how long the call took.
+ */
+export async function callAtOnce(urls: string[], body: (i: number) => unknown, timeoutMs: number) {
+	return await Promise.all(
+		urls.map(async (url, i) => {
+			const started = Date.now();
+			const status = await http(url, { method: 'POST', body: body(i), timeoutMs }).then(
+				(answer) => answer.status,
+				() => 0,
+			);
+			return { status, ms: Date.now() - started };
+		}),
+	);
 }
 
 /** The status of the workflow's newest execution, from the list (no execution data loaded). */
