@@ -34,7 +34,7 @@ export async function startAll(ctx: PackagedN8n): Promise<void> {
 }
 
 /**
- * The execution once it has finished and its data is saved. n8n 1.x, starting, marks every
+ * The execution once it has finished and its data is saved. n8n 1.123, starting, marks every
  * execution its event log saw begin and not end "crashed" and, a moment later, "waiting" again
  * when it still waits: a crashed execution with a Wait Timeout set has not ended. n8n 1.123 also
  * marks an execution finished a moment before it saves the resumed run, and a read in between
