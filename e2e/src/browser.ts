@@ -23,6 +23,7 @@ import {
 	credentialName,
 	withCredentials,
 	type Context,
+	startNode,
 } from './workflows';
 
 const TRIGGER = `${PACKAGE}.generationGatewayTrigger`;
@@ -81,13 +82,7 @@ async function hintsInEditor(ctx: Context, page: Page): Promise<void> {
 			{
 				name: 'Hints',
 				nodes: [
-					{
-						name: 'Start',
-						type: 'n8n-nodes-base.manualTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
+					startNode(),
 					{
 						name: 'Images',
 						type: ACTION,

@@ -17,7 +17,7 @@ import type { ExecutionRecord } from './executions';
 import { outputOf, webhookAnswer } from './n8n';
 import { sleep, waitFor } from './proc';
 import type { Context, Workflow } from './workflows';
-import { TRIGGER_TYPE, callbackWaitOf, createVideoNode, withCredentials } from './workflows';
+import { TRIGGER_TYPE, callbackWaitOf, createVideoNode, withCredentials, startNode } from './workflows';
 
 const FINAL = ['completed', 'failed', 'cancelled', 'expired'];
 const NOWHERE = 'https://127.0.0.1:1/lost';
@@ -76,16 +76,7 @@ function createWorkflow(ids: Record<string, string>, prompt: string, callbackUrl
 	return withCredentials(
 		{
 			name: 'Lost callbacks: create',
-			nodes: [
-				{
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				createVideoNode(prompt, callbackUrl),
-			],
+			nodes: [startNode(), createVideoNode(prompt, callbackUrl)],
 			connections: { Start: { main: [[{ node: 'Create Video', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
 		},

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 
 import { readForm, shot } from './editor';
-import type { Context } from './workflows';
+import { startNode, type Context } from './workflows';
 
 /** The text of the package's entry in the node panel (the trigger's description, see nodePanel). */
 const PANEL_ENTRY_TEXT =
@@ -53,15 +53,7 @@ export async function nodePanel(ctx: Context, page: Page): Promise<void> {
 	// A workflow with a manual trigger: the panel now offers action nodes.
 	const { id } = await ctx.n8n.createWorkflow({
 		name: 'Node panel',
-		nodes: [
-			{
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-		],
+		nodes: [startNode()],
 		connections: {},
 	});
 	await page.goto(`${ctx.n8n.url}/workflow/${id}`);

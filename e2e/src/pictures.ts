@@ -22,6 +22,7 @@ import {
 	PACKAGE,
 	withCredentials,
 	type Context,
+	startNode,
 } from './workflows';
 
 export const picturesDir = join(outputDir, 'browser', 'pictures');
@@ -75,15 +76,7 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 		await attempt('panel', async () => {
 			const { id } = await n8n.createWorkflow({
 				name: 'Picture: node panel',
-				nodes: [
-					{
-						name: 'Start',
-						type: 'n8n-nodes-base.manualTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
-				],
+				nodes: [startNode()],
 				connections: {},
 			});
 			await page.goto(`${n8n.url}/workflow/${id}`);

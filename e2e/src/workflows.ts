@@ -134,13 +134,24 @@ export const callbackPrompt = (i: number, afterMs: number, endsAt?: number) =>
  * Manual trigger `Start` → a Set node holding `values` under `field` → Split Out: one item per value,
  * each with `field` (the last node is `split`).
  */
+/** n8n's manual trigger named "Start": where a workflow run from the editor or the API begins. */
+export function startNode(): Workflow['nodes'][number] {
+	return {
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+}
+
 export function manualItems(
 	field: string,
 	values: unknown[],
 	names = { list: 'Prompts', split: 'One Item per Prompt' },
 ): Workflow['nodes'] {
 	return [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		startNode(),
 		{
 			name: names.list,
 			type: 'n8n-nodes-base.set',
