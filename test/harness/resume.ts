@@ -24,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 import { cpSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 
 import { UserError, Workflow } from 'n8n-workflow';
 import { WebhookContext, WorkflowExecute } from 'n8n-core';
@@ -270,6 +271,16 @@ export class WaitingExecutions {
 
 	private readonly rows = new Map<string, ExecutionRow>();
 
+	/** Each saved result's data as the database holds it: written once, read by every request that loads it. */
+	private readonly stored = new WeakMap<RunResult, Buffer>();
+
+	/** A fresh copy of the execution's data as saved now (n8n's load from its database). */
+	private load(result: RunResult): IRunExecutionData {
+		let bytes = this.stored.get(result);
+		if (!bytes) this.stored.set(result, (bytes = serialize(result.runExecutionData)));
+		return deserialize(bytes) as IRunExecutionData;
+	}
+
 	constructor(private readonly options: ResumeOptions = {}) {}
 
 	track(result: RunResult): void {
@@ -329,7 +340,7 @@ export class WaitingExecutions {
 		const row = this.rows.get(executionId);
 		if (row?.status !== 'waiting') return false;
 		row.status = 'running';
-		await this.run(row, executionId, structuredClone(row.result.runExecutionData));
+		await this.run(row, executionId, this.load(row.result));
 		this.settle(executionId);
 		return true;
 	}
@@ -393,7 +404,7 @@ export class WaitingExecutions {
 		}
 		// The DB load: a copy of what is saved now.
 		const saved = row.result;
-		const data = structuredClone(saved.runExecutionData);
+		const data = this.load(saved);
 		if (data.resumeToken && request.query?.signature !== data.resumeToken)
 			return keep(401, { error: 'Invalid token' });
 		if (row.status === 'running')

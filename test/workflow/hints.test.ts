@@ -266,10 +266,7 @@ describe("hint: the callback wait's task list did not fit in the execution's cus
 		// The tasks end when the wait begins, however fast or slow the creates were: the simulator's
 		// clock stands still from here, and the wait's reads of the tasks are held until the first
 		// one has arrived and the clock has moved past the tasks' end.
-		const tasks = videoTasks(sim);
-		const start = Date.now();
-		let clock = start;
-		tasks.now = () => clock;
+		const clock = videoTasks(sim).stopClock();
 		const creates = sim.requestsTo('/v1/videos', 'POST').length;
 		const reads = sim.hold(/^\/v1\/videos\/video_/);
 		let result: RunResult;
@@ -286,12 +283,12 @@ describe("hint: the callback wait's task list did not fit in the execution's cus
 			await until(() => reads.waiting > 0, 'the first read of the wait');
 			// Every create was sent before the wait began.
 			expect(sim.requestsTo('/v1/videos', 'POST').length - creates).toBe(30);
-			clock = start + 200;
+			clock.advance(200);
 			reads.open();
 			result = await running;
 		} finally {
 			reads.open();
-			tasks.now = () => Date.now();
+			clock.release();
 		}
 		// Every task was final when the wait began, so the node went on at once, by callback mode's rules.
 		expect(result.status).toBe('success');

@@ -47,14 +47,11 @@ afterAll(async () => {
  * take on a busy machine, until `body` moves the clock (`advance(ms)`: to `ms` after the start).
  */
 async function withStoppedClock<T>(body: (advance: (ms: number) => void) => Promise<T>): Promise<T> {
-	const tasks = videoTasks(sim);
-	const start = Date.now();
-	let clock = start;
-	tasks.now = () => clock;
+	const clock = videoTasks(sim).stopClock();
 	try {
-		return await body((ms) => (clock = start + ms));
+		return await body(clock.advance);
 	} finally {
-		tasks.now = () => Date.now();
+		clock.release();
 	}
 }
 
@@ -73,15 +70,7 @@ describe('Video → Create and Wait, callback mode (workflow)', () => {
 		// The simulator's clock is the test's: each task ends when the test moves the clock past its
 		// [after:] time, and the next step waits for that callback's answer (the gateway reads it
 		// caused are done by then), so the reads below do not depend on the machine's speed.
-		const tasks = videoTasks(sim);
-		const start = Date.now();
-		let clock = start;
-		tasks.now = () => clock;
-		try {
-			await resumesOnceAllCalledBack((ms) => (clock = start + ms));
-		} finally {
-			tasks.now = () => Date.now();
-		}
+		await withStoppedClock(resumesOnceAllCalledBack);
 	});
 
 	/** `setClock(ms)` moves the simulator's clock to `ms` after the tasks' creation. */

@@ -94,6 +94,22 @@ export class VideoTasks {
 	 */
 	now: () => number = () => Date.now();
 
+	/**
+	 * Stops the task clock where it is now: no task moves on, however long the test's own steps take,
+	 * until `advance(ms)` sets it to `ms` after the stop. `release()` lets it run with Date.now again,
+	 * never backwards: a task that ended stays ended (a clock going back would send its earlier
+	 * statuses again, every one a callback into a finished execution).
+	 */
+	stopClock(): { advance(ms: number): void; release(): void } {
+		const start = this.now();
+		let clock = start;
+		this.now = () => clock;
+		return {
+			advance: (ms) => (clock = start + ms),
+			release: () => (this.now = () => Math.max(Date.now(), clock)),
+		};
+	}
+
 	timing: VideoTiming = { ...DEFAULT_TIMING };
 
 	/** Whether status changes are posted to callback addresses (off = the P2 bench's pure polling). */
