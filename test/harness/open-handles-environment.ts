@@ -44,6 +44,9 @@ const TRACKED = new Set([
 	'MESSAGEPORT',
 ]);
 
+/** Frames captured where a resource is opened: Node's own first, then the 8 of the file's that are kept. */
+const STACK_FRAMES = 24;
+
 const JEST_FRAME = /node_modules\/(@jest\/|jest-[a-z-]+\/|jest\/)/;
 
 /** A resource opened by the file, and where. */
@@ -68,11 +71,15 @@ class Tracked {
  */
 function callSites(): NodeJS.CallSite[] {
 	const prepare = Error.prepareStackTrace;
+	const limit = Error.stackTraceLimit;
 	Error.prepareStackTrace = (_error, sites) => sites;
+	// Enough for Node's own frames above the 8 of the file's that are kept (jest's limit is 100).
+	Error.stackTraceLimit = STACK_FRAMES;
 	try {
 		return new Error().stack as unknown as NodeJS.CallSite[];
 	} finally {
 		Error.prepareStackTrace = prepare;
+		Error.stackTraceLimit = limit;
 	}
 }
 
@@ -165,9 +172,14 @@ export default class OpenHandlesEnvironment extends NodeEnvironment {
 
 	private readonly testPath: string;
 
+	/** How long closing handles are waited for: CLOSE_GRACE_MS, or the config's `testEnvironmentOptions.closeGraceMs`. */
+	private readonly graceMs: number;
+
 	constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
 		super(config, context);
 		this.testPath = context.testPath;
+		const { closeGraceMs } = config.projectConfig.testEnvironmentOptions;
+		this.graceMs = typeof closeGraceMs === 'number' ? closeGraceMs : CLOSE_GRACE_MS;
 	}
 
 	private checked = false;
@@ -184,7 +196,7 @@ export default class OpenHandlesEnvironment extends NodeEnvironment {
 		this.checked = true;
 		const start = Date.now();
 		const atEnd = describeTypes(this.resources.open());
-		const left = await this.resources.settle();
+		const left = await this.resources.settle(this.graceMs);
 		this.resources.stop();
 		if (process.env.OPEN_HANDLES_LOG) {
 			// Figures for the README: what each file still had open at its end, and how long it took to close.
@@ -201,7 +213,7 @@ export default class OpenHandlesEnvironment extends NodeEnvironment {
 				)
 				.join('\n');
 			const error = new Error(
-				`${this.testPath} left open: ${describeTypes(left)} (still there ${CLOSE_GRACE_MS} ms after its last ` +
+				`${this.testPath} left open: ${describeTypes(left)} (still there ${this.graceMs} ms after its last ` +
 					'afterAll). Close it in the test (server.close(), socket.destroy(), clearTimeout(), ' +
 					`child.kill()...) or in the package code that opened it.\n${where}`,
 			);

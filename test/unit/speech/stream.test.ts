@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { request } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
 
 import type { INode } from 'n8n-workflow';
 
@@ -72,11 +73,13 @@ describe('speech SSE: every split gives the same file', () => {
 		['CR', '\r'],
 	])('split in two at every byte boundary (%s line ends)', async (_name, lineEnd) => {
 		const bytes = payload(lineEnd);
+		// The cuts whose audio or usage differ (one check at the end: an expect per cut costs more than the read).
+		const different: number[] = [];
 		for (let cut = 0; cut <= bytes.length; cut++) {
 			const result = await readSpeechStream(chunks([bytes.subarray(0, cut), bytes.subarray(cut)]), { node });
-			if (!result.audio.equals(audio)) throw new Error(`different audio when split at byte ${cut}`);
-			expect(result.usage).toEqual(usage);
+			if (!result.audio.equals(audio) || !isDeepStrictEqual(result.usage, usage)) different.push(cut);
 		}
+		expect(different).toEqual([]);
 	});
 
 	it('one byte per chunk', async () => {
