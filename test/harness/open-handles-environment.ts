@@ -116,7 +116,10 @@ export class OpenResources {
 				this.live.set(asyncId, new Tracked(type, resource as Tracked['resource'], own.slice(0, 8)));
 			},
 			destroy: (asyncId) => void this.live.delete(asyncId),
-		});
+			// A promise keeps nothing open. Tracked, each one would cost a call here and a destroy hook
+			// (the option is Node 24's; older Node ignores it and tracks them).
+			trackPromises: false,
+		} as Parameters<typeof createHook>[0]);
 		this.hook.enable();
 	}
 
