@@ -118,7 +118,6 @@ async function hintsInEditor(ctx: Context, page: Page): Promise<void> {
 	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 	const runs = await n8n.settledExecutions(id, 60_000, before);
 	checks.note(`runs of the Hints workflow: ${JSON.stringify(runs)}`);
-	await page.waitForTimeout(1000);
 	await page.locator('[data-test-id="canvas-node"][data-node-name="Images"]').dblclick();
 	const record = await n8n.execution(runs[0].id);
 	checks.note(

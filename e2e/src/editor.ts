@@ -148,6 +148,45 @@ export async function login(
 	await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
 }
 
+/**
+ * Animation frames in a row (about half a second) that what `settled` waits for must stay the same:
+ * longer than n8n's own debounce of a search field (300 ms), so a list is read after it filtered.
+ */
+const STILL_FRAMES = 30;
+
+let settles = 0;
+
+/**
+ * Waits until the elements `selector` matches stay the same (each one's text, place and size, and
+ * how many there are) for STILL_FRAMES animation frames: n8n re-renders a list after a search,
+ * slides a panel in, and fills a form's fields from loaded options over several frames. Not a
+ * fixed pause: it ends as soon as the page is still, and waits longer while it is not (a busy machine).
+ */
+export async function settled(page: Page, selector: string, timeout = 20_000): Promise<void> {
+	const key = `${selector}#${++settles}`;
+	await page.waitForFunction(
+		({ selector, key, frames }) => {
+			const seen = ((window as unknown as { __settled?: Map<string, { last: string; same: number }> }).__settled ??=
+				new Map());
+			const now = [...document.querySelectorAll(selector)]
+				.map((element) => {
+					const box = element.getBoundingClientRect();
+					return `${element.textContent}@${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
+				})
+				.join('|');
+			const state = seen.get(key) ?? { last: now, same: 0 };
+			state.same = state.last === now ? state.same + 1 : 0;
+			state.last = now;
+			seen.set(key, state);
+			if (state.same < frames) return false;
+			seen.delete(key);
+			return true;
+		},
+		{ selector, key, frames: STILL_FRAMES },
+		{ polling: 'raf', timeout },
+	);
+}
+
 /** Opens a saved workflow and the named node's form; returns what the form shows. */
 export async function openNode(page: Page, url: string, workflowId: string, node: string): Promise<Form> {
 	if (!page.url().endsWith(`/workflow/${workflowId}`)) await page.goto(`${url}/workflow/${workflowId}`);
@@ -158,7 +197,7 @@ export async function openNode(page: Page, url: string, workflowId: string, node
 		await canvasNode.dblclick({ timeout: 30_000 });
 	});
 	await page.locator('[data-test-id="parameter-item"]').first().waitFor();
-	await page.waitForTimeout(500); // fields that depend on loaded options settle
+	await settled(page, '[data-test-id="parameter-item"]'); // fields that depend on loaded options
 	return await readForm(page);
 }
 

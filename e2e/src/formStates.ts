@@ -25,7 +25,7 @@ export async function listEntries(page: Page, parameter: string): Promise<string
 		),
 	);
 	await page.keyboard.press('Escape');
-	await page.waitForTimeout(200);
+	await entries.first().waitFor({ state: 'hidden' });
 	return names;
 }
 

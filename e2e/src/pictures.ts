@@ -12,7 +12,8 @@ import { join } from 'node:path';
 
 import type { Browser, Locator, Page } from 'playwright-core';
 
-import { closeNode, launchChromium, login, newPage, openNode } from './editor';
+import { closeNode, launchChromium, login, newPage, openNode, settled } from './editor';
+import { NodeCreator } from './nodePanel';
 import { repoRoot } from './n8n';
 import { outputDir } from './proc';
 import {
@@ -30,6 +31,8 @@ export const docsImagesDir = join(repoRoot, 'docs', 'images');
 /** Above this a picture is too heavy for a README. */
 const MAX_BYTES = 150 * 1024;
 
+const CANVAS_NODE = '[data-test-id="canvas-node"]';
+
 /** The forms to show: picture name, example file, node. */
 const FORMS: Array<[string, string, string]> = [
 	['form-image', 'image-then-speech.json', 'Generate Image'],
@@ -43,6 +46,11 @@ const FORMS: Array<[string, string, string]> = [
 
 async function picture(target: Locator, name: string): Promise<string> {
 	const file = join(picturesDir, `${name}.png`);
+	// n8n's toasts ("Workflow executed successfully") are not part of the picture: closed, and gone.
+	const toasts = target.page().locator('.el-notification');
+	for (const close of await target.page().locator('.el-notification__closeBtn').all())
+		await close.click().catch(() => undefined);
+	await toasts.first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
 	await target.screenshot({ path: file, animations: 'disabled', scale: 'css' });
 	return file;
 }
@@ -81,16 +89,10 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 			});
 			await page.goto(`${n8n.url}/workflow/${id}`);
 			await page.locator('[data-test-id="canvas-node"][data-node-name="Start"]').waitFor();
-			await page.locator('[data-test-id="node-creator-plus-button"]').click();
-			const search = page.locator('[data-test-id="node-creator-search-bar"]');
-			await search.waitFor();
-			await search.fill('Generation Gateway');
-			await page.waitForTimeout(800);
-			await page
-				.locator('[data-test-id="node-creator-item-name"]', { hasText: /^Generation Gateway$/ })
-				.first()
-				.click();
-			await page.waitForTimeout(800);
+			const panel = new NodeCreator(page);
+			await panel.open();
+			await panel.find('Generation Gateway');
+			await panel.choose(/^Generation Gateway$/);
 			taken.push(
 				await picture(
 					await firstVisible(page, ['[data-test-id="node-creator"]', '.node-creator']),
@@ -105,7 +107,6 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 				const workflow = withCredentials(loadWorkflow(join(examplesDir, file)), ctx.credentials);
 				const { id } = await n8n.createWorkflow({ ...workflow, name: `Picture: ${workflow.name}` });
 				await openNode(page, n8n.url, id, node);
-				await page.waitForTimeout(500);
 				const panel = await firstVisible(page, [
 					'[data-test-id="ndv"] [data-test-id="node-parameters"]',
 					'[data-test-id="node-parameters"]',
@@ -178,7 +179,7 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 			await page.goto(`${n8n.url}/workflow/${id}`);
 			await page.locator('[data-test-id="canvas-node"][data-node-name="Generate Image"]').waitFor();
 			await page.keyboard.press('Shift+1').catch(() => undefined);
-			await page.waitForTimeout(800);
+			await settled(page, CANVAS_NODE); // zoomed to fit
 			taken.push(
 				await picture(
 					await firstVisible(page, ['[data-test-id="canvas-wrapper"]', '#canvas', '[data-test-id="canvas"]']),
@@ -186,7 +187,6 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 				),
 			);
 			await openNode(page, n8n.url, id, 'Generate Image');
-			await page.waitForTimeout(500);
 			taken.push(
 				await picture(
 					await firstVisible(page, [
@@ -211,9 +211,12 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 			const runs = await n8n.settledExecutions(id, 120_000, before);
 			checks.equal('pictures: the workflow run from the editor succeeded', runs[0]?.status, 'success');
-			await page.waitForTimeout(1500);
+			// The editor has the run when the last node shows its success.
+			await page
+				.locator(`${CANVAS_NODE}[data-node-name="Narrate Image"] [data-test-id="canvas-node-status-success"]`)
+				.waitFor();
 			await page.keyboard.press('Shift+1').catch(() => undefined); // zoom to fit
-			await page.waitForTimeout(800);
+			await settled(page, CANVAS_NODE);
 			taken.push(
 				await picture(
 					await firstVisible(page, ['[data-test-id="canvas-wrapper"]', '#canvas', '[data-test-id="canvas"]']),
@@ -229,7 +232,7 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 				await output.waitFor();
 				const binary = output.locator('[data-test-id="ndv-run-data-display-mode"] >> text=Binary').first();
 				if (await binary.isVisible().catch(() => false)) await binary.click();
-				await page.waitForTimeout(500);
+				await settled(page, '[data-test-id="output-panel"], [data-test-id="ndv"]');
 				// The image itself (View); for the audio, its card (name, type, size): headless Chromium's
 				// player shows no length for it.
 				if (name === 'output-image') {
@@ -237,7 +240,15 @@ export async function takePictures(ctx: Context, browser: Browser): Promise<stri
 						.locator('button', { hasText: /^\s*View\s*$/ })
 						.first()
 						.click();
-					await page.waitForTimeout(1500);
+					// The image itself shown and decoded (the node's icon is an image too: not that one).
+					await page.waitForFunction(() =>
+						[...document.querySelectorAll('img')].some(
+							(image) =>
+								(image.src.includes('binary-data') || image.src.startsWith('blob:')) &&
+								image.complete &&
+								image.naturalWidth > 0,
+						),
+					);
 				}
 				taken.push(await picture(output, name));
 				await closeNode(page);
