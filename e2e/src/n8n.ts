@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Certificate } from './certificate';
 import type { BinaryRef, ExecutionRecord, Item, RunData } from './executions';
 import { freePort, http, restCall, signIn } from './http';
-import { kill, start, stop, waitFor, type Proc } from './proc';
+import { kill, sleep, start, stop, waitFor, type Proc } from './proc';
 
 export const e2eDir = join(__dirname, '..');
 export const repoRoot = join(e2eDir, '..');
@@ -276,9 +276,20 @@ export class N8n {
 		return result.executionId;
 	}
 
+	/**
+	 * The execution as n8n saved it. n8n 1.x on SQLite writes an execution's status and its data in two
+	 * statements, so for a moment a run that ended reads "success" with the data saved before it (as it
+	 * began, or as it resumed, the waiting node's run taken off): such a record is read again, for at
+	 * most 10 s (then returned as it is, for the caller's checks to show).
+	 */
 	async execution(id: string): Promise<ExecutionRecord> {
-		const raw = await this.rest<Omit<ExecutionRecord, 'data'> & { data: string }>('GET', `/executions/${id}`);
-		return { ...raw, data: flatted().parse(raw.data) as RunData };
+		const deadline = Date.now() + 10_000;
+		for (;;) {
+			const raw = await this.rest<Omit<ExecutionRecord, 'data'> & { data: string }>('GET', `/executions/${id}`);
+			const record = { ...raw, data: flatted().parse(raw.data) as RunData };
+			if (record.status !== 'success' || endedData(record.data) || Date.now() >= deadline) return record;
+			await sleep(100);
+		}
 	}
 
 	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {
@@ -338,6 +349,12 @@ export class N8n {
 		if (answer.status !== 200) throw new Error(`binary ${ref.id} -> ${answer.status}`);
 		return answer.body;
 	}
+}
+
+/** Data a successful run saved at its end: some node ran, and none has its runs taken off (a resume's start). */
+function endedData(data: RunData): boolean {
+	const runs = Object.values(data.resultData.runData ?? {});
+	return runs.length > 0 && runs.every((nodeRuns) => nodeRuns.length > 0);
 }
 
 /**
