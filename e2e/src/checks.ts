@@ -14,6 +14,8 @@ interface PartRun {
 	name: string;
 	reported: string[];
 	broke: boolean;
+	/** Checks of the run that failed: a failed check can skip the checks that follow from it. */
+	failed: number;
 	listed: boolean;
 }
 
@@ -43,6 +45,7 @@ export class Checks {
 			this.passed++;
 			process.stdout.write(`   ok    ${line}\n`);
 		} else {
+			if (this.current) this.current.failed++;
 			this.failures.push(`[${this.section}] ${line}`);
 			process.stdout.write(`   FAIL  ${line}\n`);
 		}
@@ -85,7 +88,7 @@ export class Checks {
 	 * purpose (E2E_AGENTS_N8N), neither compared with the list nor written to it.
 	 */
 	async part<T>(name: string, body: () => Promise<T>, listed = true): Promise<T | undefined> {
-		const run: PartRun = { name, reported: [], broke: false, listed };
+		const run: PartRun = { name, reported: [], broke: false, failed: 0, listed };
 		this.current = run;
 		try {
 			return await body();
@@ -105,8 +108,8 @@ export class Checks {
 			return;
 		}
 		if (process.env.E2E_RECORD_CHECKS) {
-			if (run.broke) {
-				this.note(`${run.name}: something broke, so ${file} is left as it is`);
+			if (run.broke || run.failed) {
+				this.note(`${run.name}: something broke or failed, so ${file} is left as it is`);
 			} else {
 				mkdirSync(checkListsDir, { recursive: true });
 				writeFileSync(file, run.reported.map((name) => `${name}\n`).join(''));
