@@ -134,6 +134,8 @@ describe('the check in a jest run (child process)', () => {
 		expect(output).toMatch(/PASS \S*clean\.test\.js/);
 		expect(output).toMatch(/FAIL \S*leak\.test\.js/);
 		expect(output).toMatch(/leak\.test\.js left open: (?=.*Timeout)(?=.*TCPSERVERWRAP)(?=.*PROCESSWRAP)/);
+		// The grace its config sets (testEnvironmentOptions.closeGraceMs), not the suite's 2 s.
+		expect(output).toContain('still there 300 ms after its last afterAll');
 		expect(output).toContain('Test Suites: 1 failed, 1 passed, 2 total');
 	}, 60_000); // starts jest in a child process, with two workers
 });

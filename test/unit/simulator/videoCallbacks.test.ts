@@ -193,6 +193,24 @@ describe('read lag and second callbacks (fault switches of the video tasks)', ()
 		}
 	});
 
+	it('a stopped clock, moved past a task\'s end and released, never runs back: the task stays completed', async () => {
+		const sim = await startSimulator();
+		const tasks = videoTasks(sim);
+		try {
+			const clock = tasks.stopClock();
+			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:6000]' });
+			expect(tasks.status(task)).toBe('pending');
+			clock.advance(6000);
+			expect(tasks.status(task)).toBe('completed');
+			// Date.now is still at the stop (virtual time has not moved): released, the clock keeps 6 s.
+			clock.release();
+			expect(tasks.status(task)).toBe('completed');
+			expect(tasks.now()).toBeGreaterThanOrEqual(task.createdAt + 6000);
+		} finally {
+			await sim.stop();
+		}
+	});
+
 	it('second callbacks off: a final callback answered 503 is not sent again', async () => {
 		const { finals } = await finalDeliveries({ kind: 'off' }, { status: 503 });
 		expect(finals.map((d) => [d.httpStatus, d.attempt])).toEqual([[503, 1]]);
