@@ -79,11 +79,15 @@ async function injectAtRead(
 	sim.inject({ method: 'GET', path, times: 1, fault });
 }
 
-/** Runs one row on its own simulator and waiting-webhook route. */
-export async function runLagRow(row: LagRow): Promise<LagFigures> {
+/**
+ * Runs one row on its own simulator and waiting-webhook route. `keepConnections`: the gateway's
+ * callbacks reuse their connections (the tests' thousands of callbacks; the bench keeps one each).
+ */
+export async function runLagRow(row: LagRow, { keepConnections = false } = {}): Promise<LagFigures> {
 	const sim = await startSimulator();
 	const n8n = await WaitingWebhookServer.start(sim.credentials());
 	const tasks = videoTasks(sim);
+	tasks.keepConnections = keepConnections;
 	tasks.readLagMs = row.lagMs;
 	tasks.secondCallbacks = row.second;
 	try {

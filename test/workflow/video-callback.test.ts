@@ -35,6 +35,8 @@ let sim: Simulator;
 let n8n: WaitingWebhookServer;
 beforeAll(async () => {
 	sim = await startSimulator();
+	// Thousands of callbacks: one TLS handshake per connection kept, not per callback.
+	videoTasks(sim).keepConnections = true;
 	n8n = await WaitingWebhookServer.start(sim.credentials());
 });
 afterAll(async () => {

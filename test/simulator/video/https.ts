@@ -14,6 +14,8 @@ import { join } from 'node:path';
  */
 export interface HttpsReceiver {
 	url: string;
+	/** TLS connections accepted so far (a caller that keeps its connections opens fewer than its requests). */
+	readonly connections: number;
 	stop(): Promise<void>;
 }
 
@@ -87,9 +89,14 @@ export async function startHttpsReceiver(
 			});
 		},
 	);
+	let connections = 0;
+	server.on('secureConnection', () => connections++);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		get connections() {
+			return connections;
+		},
 		// Keep-alive connections of callers would outlive close() and hold the test worker open.
 		stop: async () =>
 			await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 import type { Simulator } from '../server';
 
@@ -121,6 +121,15 @@ export class VideoTasks {
 
 	/** How long a delivery waits for its answer before it counts as failed (the connection is closed). */
 	callbackTimeoutMs = 15_000;
+
+	/**
+	 * Whether https deliveries reuse their connections, as a gateway with a connection pool does
+	 * (off: one connection, and one TLS handshake, per delivery). On where a test sends thousands of
+	 * callbacks into the in-process stand-in; the e2e suite and the bench keep one per delivery.
+	 */
+	keepConnections = false;
+
+	private pool: HttpsAgent | undefined;
 
 	/** What happens after a delivery answered 5xx or lost (see SecondCallbacks). */
 	secondCallbacks: SecondCallbacks = { kind: 'default' };
@@ -307,7 +316,7 @@ export class VideoTasks {
 	private async deliver(url: string, record: Record<string, unknown>): Promise<void> {
 		for (let attempt = 1; this.callbacksEnabled; attempt++) {
 			const sentAt = this.now();
-			const delivery = { ...(await post(url, record, this.callbackTimeoutMs)), attempt, sentAt };
+			const delivery = { ...(await post(url, record, this.callbackTimeoutMs, this.agent())), attempt, sentAt };
 			this.deliveries.push(delivery);
 			if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) return;
 			const pause = this.nextAttemptIn(attempt, delivery);
@@ -327,9 +336,17 @@ export class VideoTasks {
 		return [this.routeCallback ? this.routeCallback(task.callbackUrl!, task) : task.callbackUrl!].flat();
 	}
 
-	/** Stops delivering callbacks (the simulator is stopping): no timer or request is left running. */
+	private agent(): HttpsAgent | false {
+		if (!this.keepConnections || process.env.NOKEEP) return false;
+		this.pool ??= new HttpsAgent({ keepAlive: true, rejectUnauthorized: false });
+		return this.pool;
+	}
+
+	/** Stops delivering callbacks (the simulator is stopping): no timer, request or connection is left. */
 	stop(): void {
 		this.callbacksEnabled = false;
+		this.pool?.destroy();
+		this.pool = undefined;
 		this.stopTimer();
 		for (const wake of this.pauses) wake();
 		this.pauses.clear();
@@ -371,6 +388,7 @@ async function post(
 	url: string,
 	record: Record<string, unknown>,
 	timeoutMs: number,
+	agent: HttpsAgent | false,
 ): Promise<Omit<CallbackDelivery, 'attempt'>> {
 	const body = JSON.stringify(record);
 	const started = Date.now();
@@ -385,8 +403,8 @@ async function post(
 				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
 				rejectUnauthorized: false,
 				timeout: timeoutMs,
-				// One connection per delivery: no keep-alive socket outlives the simulator.
-				agent: false,
+				// One connection per delivery unless kept in the pool, which stop() closes.
+				agent: target.protocol === 'https:' ? agent : false,
 			},
 			(res) => {
 				const retryAfter = res.headers['retry-after'];

@@ -8,7 +8,7 @@
 import { until } from '../../harness/until';
 import { useVirtualTime } from '../../harness/virtual-time';
 import { startSimulator } from '../../simulator';
-import { startHttpsReceiver } from '../../simulator/video/https';
+import { type HttpsReceiver, startHttpsReceiver } from '../../simulator/video/https';
 import {
 	type CallbackDelivery,
 	type SecondCallbacks,
@@ -30,7 +30,7 @@ const sentAfter = (tasks: Tasks, task: SimTask) =>
 /** The simulator's video tasks and an https receiver answering each callback by its status; all stopped after `body`. */
 async function withReceiver(
 	answer: (status: string) => Answer,
-	body: (tasks: Tasks, url: string) => Promise<void>,
+	body: (tasks: Tasks, url: string, receiver: HttpsReceiver) => Promise<void>,
 ) {
 	const sim = await startSimulator();
 	const receiver = await startHttpsReceiver(async (request) =>
@@ -38,7 +38,7 @@ async function withReceiver(
 	);
 	const tasks = videoTasks(sim);
 	try {
-		await body(tasks, receiver.url);
+		await body(tasks, receiver.url, receiver);
 	} finally {
 		tasks.stop();
 		await receiver.stop();
@@ -82,6 +82,22 @@ it('delivers every status change in order even when the timer sees two at once',
 			await until(() => task.notified === 'completed' && !task.delivering, 'the final delivery');
 			expect(tasks.deliveries.map((d) => d.status)).toEqual(['pending', 'queue', 'in_progress', 'completed']);
 			expect(sentAfter(tasks, task)).toEqual([20, 40, 40, 60]);
+		},
+	);
+});
+
+it.each([
+	['one connection per delivery by default', false, 4],
+	['one connection for all of them when kept (keepConnections)', true, 1],
+])('callbacks over https: %s', async (_name, keep, connections) => {
+	await withReceiver(
+		() => ({ status: 200 }),
+		async (tasks, url, receiver) => {
+			tasks.keepConnections = keep;
+			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:150]', callback_url: url });
+			await until(() => task.notified === 'completed' && !task.delivering, 'the final delivery');
+			expect(tasks.deliveries.map((d) => d.httpStatus)).toEqual([200, 200, 200, 200]);
+			expect(receiver.connections).toBe(connections);
 		},
 	);
 });
