@@ -1,4 +1,24 @@
 /** Unit tests run on the TypeScript sources; workflow tests load the built package from dist/. */
+const path = require('node:path');
+
+const core = path.dirname(require.resolve('n8n-core'));
+
+/**
+ * Modules n8n-core and n8n-workflow require as they load but use only inside functions most test files
+ * never call (AI tools, SSH, signed binary URLs, proxies, XML errors, transliteration), each at the file
+ * it really is, found here by Node: a stand-in (test/harness/lazy/) loads it on its first use instead
+ * of afresh in every test file. n8n-core keeps its own copy of @langchain/core.
+ */
+const LAZY_MODULES = {
+	ssh2: require.resolve('ssh2'),
+	undici: require.resolve('undici'),
+	jsonwebtoken: require.resolve('jsonwebtoken'),
+	transliteration: require.resolve('transliteration'),
+	xml2js: require.resolve('xml2js'),
+	'langchain-tools': require.resolve('@langchain/core/tools', { paths: [core] }),
+	'ai-tool-types': path.join(core, 'execution-engine/node-execution-context/utils/ai-tool-types.js'),
+};
+
 module.exports = {
 	// node's environment plus a check that each test file closes the timers, sockets, servers and child
 	// processes it opened (test/harness/open-handles-environment.ts).
@@ -7,6 +27,12 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+	},
+	globals: { LAZY_MODULES },
+	moduleNameMapper: {
+		'^(ssh2|undici|jsonwebtoken|transliteration|xml2js)$': '<rootDir>/test/harness/lazy/$1.ts',
+		'^@langchain/core/tools$': '<rootDir>/test/harness/lazy/langchain-tools.ts',
+		'^\\.{1,2}/(utils/)?ai-tool-types$': '<rootDir>/test/harness/lazy/ai-tool-types.ts',
 	},
 	// A test that needs longer says why beside its own timeout.
 	testTimeout: 10000,

@@ -316,7 +316,11 @@ export class VideoTasks {
 	private async deliver(url: string, record: Record<string, unknown>): Promise<void> {
 		for (let attempt = 1; this.callbacksEnabled; attempt++) {
 			const sentAt = this.now();
-			const delivery = { ...(await post(url, record, this.callbackTimeoutMs, this.agent())), attempt, sentAt };
+			const delivery = {
+				...(await post(url, record, this.callbackTimeoutMs, this.agent())),
+				attempt,
+				sentAt,
+			};
 			this.deliveries.push(delivery);
 			if (delivery.httpStatus !== undefined && delivery.httpStatus < 500) return;
 			const pause = this.nextAttemptIn(attempt, delivery);

@@ -209,7 +209,7 @@ describe('read lag and second callbacks (fault switches of the video tasks)', ()
 		}
 	});
 
-	it('a stopped clock, moved past a task\'s end and released, never runs back: the task stays completed', async () => {
+	it("a stopped clock, moved past a task's end and released, never runs back: the task stays completed", async () => {
 		const sim = await startSimulator();
 		const tasks = videoTasks(sim);
 		try {

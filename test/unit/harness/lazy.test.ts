@@ -1,0 +1,60 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/**
+ * The stand-ins of test/harness/lazy/: a module jest.config.js lists is evaluated only when something
+ * is first read from it, and then every read, `in` and list of keys is the real module's.
+ */
+import path from 'node:path';
+
+import { lazy } from '../../harness/lazy/lazy';
+
+declare const LAZY_MODULES: Record<string, string>;
+const loads = () => (globalThis as { lazyProbeLoads?: number }).lazyProbeLoads ?? 0;
+
+beforeAll(() => {
+	LAZY_MODULES.probe = path.join(__dirname, 'fixtures', 'lazy-probe.js');
+});
+afterAll(() => {
+	delete LAZY_MODULES.probe;
+});
+
+it('evaluates the module at the first read, once, and answers __esModule before it as given', () => {
+	const before = loads();
+	const probe = lazy('probe', false) as { answer: number; __esModule?: boolean };
+	expect(probe.__esModule).toBe(false);
+	expect(loads()).toBe(before);
+	expect(probe.answer).toBe(42);
+	expect(probe.answer).toBe(42);
+	expect(loads()).toBe(before + 1);
+});
+
+it('answers every read, `in` and list of keys from the real module', () => {
+	const probe = lazy('probe', false);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const real = require(LAZY_MODULES.probe) as object;
+	expect('list' in probe).toBe(true);
+	expect('missing' in probe).toBe(false);
+	expect(Object.keys(probe)).toEqual(['answer', 'list']);
+	expect({ ...probe }).toEqual(real);
+	expect((probe as { list: number[] }).list).toBe((real as { list: number[] }).list);
+});
+
+it.each(Object.entries(LAZY_MODULES))(
+	'the stand-in of %s is the module jest.config.js names, with its __esModule',
+	(name, file) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const standIn = require(path.join(__dirname, '../../harness/lazy', `${name}.ts`)) as {
+			__esModule?: boolean;
+		};
+		const given = standIn.__esModule;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const real = require(file) as { __esModule?: boolean };
+		expect(given).toBe(Boolean(real.__esModule));
+		expect(Object.keys(standIn)).toEqual(Object.keys(real));
+	},
+);
+
+it('refuses a name jest.config.js does not list, saying where to add it', () => {
+	expect(() => lazy('nothing-here', false)).toThrow(
+		'jest.config.js names no file for the module "nothing-here"',
+	);
+});
