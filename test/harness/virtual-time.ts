@@ -41,7 +41,8 @@ const QUIET_TURNS = 3;
 /** libuv requests (process.getActiveResourcesInfo()) that mean work under way, and queued immediates. */
 const WORK_UNDER_WAY = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|Immediate)$/;
 
-type SocketState = { key?: string };
+/** A socket's connection end, "local|remote", and its peer's, "remote|local" (set once both are known). */
+type SocketState = { key?: string; peerKey?: string };
 
 const nextTurn = async () => await new Promise<void>((resolve) => realImmediate(resolve));
 const pause = async (ms: number) => await new Promise<void>((resolve) => realTimeout(resolve, ms));
@@ -104,12 +105,17 @@ class Sockets {
 		else request.once('socket', (socket: Socket) => this.add(socket));
 	}
 
-	private keyOf(socket: Socket): string | undefined {
-		const state = this.state.get(socket) ?? {};
-		if (!state.key && socket.localPort !== undefined && socket.remotePort !== undefined)
-			state.key = `${socket.localAddress}:${socket.localPort}|${socket.remoteAddress}:${socket.remotePort}`;
-		this.state.set(socket, state);
-		return state.key;
+	/** The socket's state with its keys, once its addresses are known (written once: scans run every turn). */
+	private keysOf(socket: Socket): Required<SocketState> | undefined {
+		const state = this.state.get(socket);
+		if (!state) return undefined;
+		if (!state.key && socket.localPort !== undefined && socket.remotePort !== undefined) {
+			const local = `${socket.localAddress}:${socket.localPort}`;
+			const remote = `${socket.remoteAddress}:${socket.remotePort}`;
+			state.key = `${local}|${remote}`;
+			state.peerKey = `${remote}|${local}`;
+		}
+		return state.key ? (state as Required<SocketState>) : undefined;
 	}
 
 	/** What is moving between in-process sockets now, or undefined when nothing is. */
@@ -119,7 +125,7 @@ class Sockets {
 		for (const socket of this.live) {
 			if (socket.destroyed) continue;
 			if (socket.connecting) return 'a connection being opened';
-			const key = this.keyOf(socket);
+			const key = this.keysOf(socket)?.key;
 			if (!key) continue;
 			const tls = socket instanceof TLSSocket;
 			// No public flag says a TLS handshake is over (`getProtocol()` does not on the server side). If
@@ -133,8 +139,7 @@ class Sockets {
 		}
 		let listening: Set<number> | undefined;
 		for (const [key, socket] of ends) {
-			const [local, remote] = key.split('|');
-			const peerKey = `${remote}|${local}`;
+			const { peerKey } = this.keysOf(socket)!;
 			const peer = ends.get(peerKey);
 			if (peer) {
 				if (socket instanceof TLSSocket !== peer instanceof TLSSocket)
