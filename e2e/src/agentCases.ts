@@ -17,7 +17,7 @@ import {
 	type Run,
 	type ToolCase,
 } from './agentWorkflows';
-import { postStreaming } from './chat';
+import { postStreaming, streamingChatTrigger } from './chat';
 import { ANSWER_PREFIX } from './chatModel';
 import { http } from './http';
 import { outputOf, webhookAnswer } from './n8n';
@@ -141,19 +141,7 @@ export async function chatCase(run: Run): Promise<void> {
 	const workflow = agentWorkflow(
 		run,
 		'Agent behind a streaming chat',
-		{
-			name: trigger,
-			type: '@n8n/n8n-nodes-langchain.chatTrigger',
-			typeVersion: run.versions.chatTrigger,
-			position: [0, 0],
-			webhookId,
-			parameters: {
-				public: true,
-				mode: 'webhook',
-				authentication: 'none',
-				options: { responseMode: 'streaming' },
-			},
-		},
+		streamingChatTrigger(trigger, webhookId, run.versions.chatTrigger),
 		{ promptType: 'auto', options: { enableStreaming: true } },
 		toolCase,
 	);

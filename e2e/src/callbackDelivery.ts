@@ -14,7 +14,7 @@ import { http } from './http';
 import type { ExecutionRecord, Item } from './executions';
 import { outputOf, type N8n } from './n8n';
 import { outputDir, sleep, waitFor } from './proc';
-import { callbackWorkflow, countEach, type Context, type Workflow } from './workflows';
+import { CREATE_AND_WAIT, callbackWorkflow, countEach, type Context, type Workflow } from './workflows';
 
 export interface Processes {
 	main: N8n;
@@ -25,7 +25,6 @@ export interface Processes {
 export type Target = 'main' | 'webhook';
 
 export const ITEMS = 3;
-export const NODE = 'Create Videos and Wait';
 /** Tasks never end on their own within a run: the suite ends each one when the scenario says. */
 export const NEVER_MS = 600_000;
 /** Deliveries of one callback at most (a gateway retries a 503, not forever). */
@@ -240,7 +239,7 @@ export async function report(ctx: Context, procs: Processes, run: Run): Promise<
 export async function checkOutput(ctx: Context, run: Run, record: ExecutionRecord): Promise<void> {
 	const { checks, sim } = ctx;
 	await checkExecution(ctx, run.name, run.workflow, record);
-	const output = outputOf(record, NODE);
+	const output = outputOf(record, CREATE_AND_WAIT);
 	const tasks = await tasksOf(sim, run);
 	const paired = (item: Item) => (item.pairedItem as { item?: number } | undefined)?.item;
 	checks.equal(`${run.name}: one item per input, in order`, output.map(paired), [0, 1, 2]);
@@ -265,7 +264,7 @@ export async function checkOutput(ctx: Context, run: Run, record: ExecutionRecor
 	);
 	checks.equal(
 		`${run.name}: the node ran once in the record (resumed once)`,
-		record.data.resultData.runData[NODE]?.length,
+		record.data.resultData.runData[CREATE_AND_WAIT]?.length,
 		1,
 	);
 }

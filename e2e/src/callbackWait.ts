@@ -8,6 +8,7 @@ import { checkExecution, pairedIndex } from './examples';
 import type { ExecutionRecord } from './executions';
 import { outputOf } from './n8n';
 import {
+	CREATE_AND_WAIT,
 	callbackPrompt,
 	callbackWaitOf,
 	callbackWorkflow,
@@ -43,7 +44,7 @@ export async function runCallbackTimeout(ctx: Context): Promise<void> {
 	const ids = [...videoTasks(sim).tasks.values()]
 		.filter((task) => task.prompt.includes(marker))
 		.map((task) => task.id);
-	const output = outputOf(record, 'Create Videos and Wait');
+	const output = outputOf(record, CREATE_AND_WAIT);
 	checks.equal(
 		`${name}: one item per task, each naming its task id`,
 		output.map((item) => item.json.id),
@@ -170,7 +171,7 @@ export async function runCallbackWait(
 	}
 	if (!record) throw failure;
 	await checkExecution(ctx, name, workflow, record);
-	const output = outputOf(record, 'Create Videos and Wait');
+	const output = outputOf(record, CREATE_AND_WAIT);
 	const ids = created_.map((_, i) => i);
 	checks.equal(`${name}: one item per input, in order`, output.map(pairedIndex), ids);
 	checks.equal(
@@ -189,7 +190,7 @@ export async function runCallbackWait(
 	);
 	checks.equal(`${name}: one execution only`, (await n8n.executions(created.id)).length, 1);
 	checks.note(
-		`${name}: runs of the node in the record: ${record.data.resultData.runData['Create Videos and Wait']?.length}`,
+		`${name}: runs of the node in the record: ${record.data.resultData.runData[CREATE_AND_WAIT]?.length}`,
 	);
 	if (processes === 1) {
 		checks.equal(`${name}: each video downloaded once`, downloads.length, items);
@@ -204,4 +205,29 @@ export async function runCallbackWait(
 		);
 	}
 	return record;
+}
+
+/**
+ * Runs a callback-wait workflow (callbackWaitOf) `count` times by hand and checks, as `name`, that each
+ * execution then waits for its callback: the executions, their records as they wait, and the task each
+ * one waits for.
+ */
+export async function startWaits(
+	{ n8n, checks }: Pick<Context, 'n8n' | 'checks'>,
+	name: string,
+	workflowId: string,
+	count: number,
+): Promise<{ ids: string[]; waiting: ExecutionRecord[]; taskIds: string[] }> {
+	const ids: string[] = [];
+	for (let i = 0; i < count; i++) ids.push(await n8n.runManually(workflowId, 'Start'));
+	const waiting = await Promise.all(
+		ids.map(async (id) => await n8n.waitExecution(id, 120_000, ['waiting', 'success', 'error', 'crashed'])),
+	);
+	checks.equal(
+		`${name}: every execution waits for its callback`,
+		waiting.map((record) => record.status),
+		ids.map(() => 'waiting'),
+	);
+	const taskIds = waiting.map((record) => String(outputOf(record, CREATE_AND_WAIT)[0]?.json.id ?? ''));
+	return { ids, waiting, taskIds };
 }

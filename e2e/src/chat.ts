@@ -103,24 +103,33 @@ export async function postStreaming(
 	});
 }
 
+/** A public Chat Trigger that answers in a stream (response mode "Streaming"), at `webhookId`. */
+export function streamingChatTrigger(
+	name: string,
+	webhookId: string,
+	typeVersion: number,
+): Workflow['nodes'][number] {
+	return {
+		name,
+		type: '@n8n/n8n-nodes-langchain.chatTrigger',
+		typeVersion,
+		position: [0, 0],
+		webhookId,
+		parameters: {
+			public: true,
+			mode: 'webhook',
+			authentication: 'none',
+			options: { responseMode: 'streaming' },
+		},
+	};
+}
+
 function chatWorkflow(ids: Record<string, string>, webhookId: string): Workflow {
 	return withCredentials(
 		{
 			name: 'Chat streaming: Chat Trigger → Message Create',
 			nodes: [
-				{
-					name: TRIGGER,
-					type: '@n8n/n8n-nodes-langchain.chatTrigger',
-					typeVersion: 1.4,
-					position: [0, 0],
-					webhookId,
-					parameters: {
-						public: true,
-						mode: 'webhook',
-						authentication: 'none',
-						options: { responseMode: 'streaming' },
-					},
-				},
+				streamingChatTrigger(TRIGGER, webhookId, 1.4),
 				{
 					name: NODE,
 					type: `${PACKAGE}.generationGateway`,

@@ -16,7 +16,7 @@ import { freePort, http } from './http';
 import { N8n, outputOf } from './n8n';
 import { outputDir, run, waitFor } from './proc';
 import type { PartInput } from './start';
-import { callbackWorkflow, PACKAGE, type Context } from './workflows';
+import { CREATE_AND_WAIT, callbackWorkflow, PACKAGE, type Context } from './workflows';
 
 export const PROJECT = 'gg-e2e';
 /** n8n's public name in the containers' .env: the proxy's, reached through the host (extra_hosts). */
@@ -164,7 +164,7 @@ export async function bigVideo(ctx: Context, mode: string): Promise<void> {
 		const id = await n8n.runManually(created.id, 'Start');
 		const record = await n8n.waitExecution(id, 240_000);
 		checks.equal('big video: execution status', record.status, 'success', { execution: id });
-		const item = outputOf(record, 'Create Videos and Wait')[0];
+		const item = outputOf(record, CREATE_AND_WAIT)[0];
 		const ref: BinaryRef | undefined = item?.binary?.data;
 		checks.ok(`big video: kept in n8n's ${mode} mode`, String(ref?.id).startsWith(`${mode}:`), ref?.id);
 		const bytes = ref ? await n8n.binaryBytes(ref) : Buffer.alloc(0);

@@ -9,13 +9,13 @@
  * a job it starts), and checks that every execution still ends with its video.
  */
 import { videoTasks } from '../../test/simulator/video/tasks';
+import { startWaits } from './callbackWait';
 import { outputOf } from './n8n';
 import { waitFor } from './proc';
 import type { PackagedN8n } from './start';
-import { callbackWaitOf, countEach, holdTaskEnds } from './workflows';
+import { CREATE_AND_WAIT, callbackWaitOf, countEach, holdTaskEnds } from './workflows';
 
 const EXECUTIONS = 8;
-const VIDEO_NODE = 'Create Videos and Wait';
 const FINAL = ['completed', 'failed', 'expired', 'cancelled'];
 
 /** `claims`: whether this n8n claims an execution before resuming it (2.x), so one resume is required. */
@@ -49,7 +49,6 @@ export async function runDoubleResume(ctx: PackagedN8n, { claims }: { claims: bo
 		if (!released) held.release();
 		released = true;
 	};
-	const ids: string[] = [];
 	try {
 		const workflow = callbackWaitOf(
 			ctx.credentials,
@@ -58,17 +57,8 @@ export async function runDoubleResume(ctx: PackagedN8n, { claims }: { claims: bo
 			5,
 		);
 		const created = await n8n.createWorkflow(workflow);
-		for (let i = 0; i < EXECUTIONS; i++) ids.push(await n8n.runManually(created.id, 'Start'));
-		const waiting = await Promise.all(
-			ids.map(async (id) => await n8n.waitExecution(id, 120_000, ['waiting', 'success', 'error', 'crashed'])),
-		);
-		checks.equal(
-			`${name}: every execution waits for its callback`,
-			waiting.map((record) => record.status),
-			ids.map(() => 'waiting'),
-		);
+		const { ids, taskIds } = await startWaits(ctx, name, created.id, EXECUTIONS);
 		const startsBefore = new Map(ids.map((id) => [id, startsOf(id)]));
-		const taskIds = waiting.map((record) => String(outputOf(record, VIDEO_NODE)[0]?.json.id ?? ''));
 		release();
 		const records = await Promise.all(ids.map(async (id) => await n8n.waitExecution(id, 120_000)));
 		// Every copy answered: each process has handed its resume to n8n, or not, by now.
@@ -101,7 +91,7 @@ export async function runDoubleResume(ctx: PackagedN8n, { claims }: { claims: bo
 		);
 		checks.equal(
 			`${name}: every execution ends with its video`,
-			records.map((record) => [record.status, outputOf(record, VIDEO_NODE)[0]?.json.status]),
+			records.map((record) => [record.status, outputOf(record, CREATE_AND_WAIT)[0]?.json.status]),
 			ids.map(() => ['success', 'completed']),
 		);
 		const twice = settled.filter((count) => count > 1).length;

@@ -15,9 +15,8 @@ import { http } from './http';
 import { outputOf } from './n8n';
 import { sleep, waitFor } from './proc';
 import type { Context, Workflow } from './workflows';
-import { callbackWaitOf } from './workflows';
+import { CREATE_AND_WAIT, callbackWaitOf } from './workflows';
 
-const VIDEO_NODE = 'Create Videos and Wait';
 const APPROVAL = 'Approval';
 const SECOND = 'Second Approval';
 /** How long the repeated callback is given, as a gateway that hangs up at 10 s. */
@@ -38,7 +37,7 @@ function withApproval(workflow: Workflow): Workflow {
 		nodes: [...workflow.nodes, waitNode(APPROVAL, 900), waitNode(SECOND, 1100)],
 		connections: {
 			...workflow.connections,
-			[VIDEO_NODE]: { main: [[{ node: APPROVAL, type: 'main', index: 0 }]] },
+			[CREATE_AND_WAIT]: { main: [[{ node: APPROVAL, type: 'main', index: 0 }]] },
 			[APPROVAL]: { main: [[{ node: SECOND, type: 'main', index: 0 }]] },
 		},
 	};
@@ -76,10 +75,10 @@ export async function runLaterWait(ctx: Context, watchLog?: () => string): Promi
 	checks.equal(`${name}: the execution waits at the approval`, atApproval.status, 'waiting');
 	checks.equal(
 		`${name}: after the video node went on with its video`,
-		outputOf(atApproval, VIDEO_NODE)[0]?.json.status,
+		outputOf(atApproval, CREATE_AND_WAIT)[0]?.json.status,
 		'completed',
 	);
-	const taskId = String(outputOf(atApproval, VIDEO_NODE)[0]?.json.id);
+	const taskId = String(outputOf(atApproval, CREATE_AND_WAIT)[0]?.json.id);
 	// One run of the approval so far: the one that put it to wait.
 	const runsOfApproval = (record: typeof atApproval) =>
 		(record.data.resultData.runData[APPROVAL] ?? []).length;

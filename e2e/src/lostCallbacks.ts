@@ -17,7 +17,14 @@ import type { ExecutionRecord } from './executions';
 import { outputOf, webhookAnswer } from './n8n';
 import { sleep, waitFor } from './proc';
 import type { Context, Workflow } from './workflows';
-import { TRIGGER_TYPE, callbackWaitOf, createVideoNode, withCredentials, startNode } from './workflows';
+import {
+	CREATE_AND_WAIT,
+	TRIGGER_TYPE,
+	callbackWaitOf,
+	createVideoNode,
+	withCredentials,
+	startNode,
+} from './workflows';
 
 const FINAL = ['completed', 'failed', 'cancelled', 'expired'];
 const NOWHERE = 'https://127.0.0.1:1/lost';
@@ -182,7 +189,7 @@ export async function runLostCallbacks(ctx: Context): Promise<void> {
 function checkWaitResumed(ctx: Context, name: string, record: ExecutionRecord, prompt: string): void {
 	const { checks, sim } = ctx;
 	checks.equal(`${name}: the execution went on`, record.status, 'success');
-	const [item] = outputOf(record, 'Create Videos and Wait');
+	const [item] = outputOf(record, CREATE_AND_WAIT);
 	checks.equal(`${name}: its item is the task's completed record`, item?.json.status, 'completed');
 	checks.equal(`${name}: for the prompt it was created for`, item?.json.prompt, prompt);
 	checks.ok(`${name}: with its video`, Boolean(item?.binary?.data), Object.keys(item?.binary ?? {}));

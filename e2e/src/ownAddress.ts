@@ -8,9 +8,7 @@
 import { outputOf } from './n8n';
 import { waitFor } from './proc';
 import { startN8n, type PackagedN8n, type PartInput } from './start';
-import { callbackWaitOf } from './workflows';
-
-const VIDEO_NODE = 'Create Videos and Wait';
+import { CREATE_AND_WAIT, callbackWaitOf } from './workflows';
 
 export async function runOwnAddress(input: PartInput): Promise<void> {
 	const { checks } = input;
@@ -60,7 +58,7 @@ async function waitsAndSays(ctx: PackagedN8n): Promise<void> {
 		[first.record.status, second.record.status],
 		['waiting', 'waiting'],
 	);
-	const offs = outputOf(second.record, VIDEO_NODE).map(
+	const offs = outputOf(second.record, CREATE_AND_WAIT).map(
 		(item) => (item.json.waitInfo as { ownNewsOff?: string } | undefined)?.ownNewsOff ?? '',
 	);
 	checks.ok(
@@ -76,7 +74,7 @@ async function waitsAndSays(ctx: PackagedN8n): Promise<void> {
 	const done = await Promise.all(ids.map(async (id) => await n8n.waitExecution(id, 60_000)));
 	checks.equal(
 		`${name}: the gateway's callbacks still resume each execution with its videos`,
-		done.map((record) => outputOf(record, VIDEO_NODE).map((item) => item.json.status)),
+		done.map((record) => outputOf(record, CREATE_AND_WAIT).map((item) => item.json.status)),
 		[
 			['completed', 'completed'],
 			['completed', 'completed'],

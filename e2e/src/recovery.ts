@@ -11,13 +11,13 @@
 import { join } from 'node:path';
 
 import { videoTasks } from '../../test/simulator/video/tasks';
+import { startWaits } from './callbackWait';
 import { N8N_VERSION, outputOf } from './n8n';
 import { waitFor } from './proc';
 import { startN8n, type PackagedN8n, type PartInput } from './start';
-import { callbackWaitOf, examplesDir, holdTaskEnds, loadWorkflow } from './workflows';
+import { CREATE_AND_WAIT, callbackWaitOf, examplesDir, holdTaskEnds, loadWorkflow } from './workflows';
 
 const WAITS = 5;
-const VIDEO_NODE = 'Create Videos and Wait';
 const FINAL = ['completed', 'failed', 'expired', 'cancelled'];
 /** n8n up, a pass at the next minute, the resumes: the promise is "within a couple of minutes". */
 const RECOVERED_WITHIN_MS = 180_000;
@@ -56,7 +56,7 @@ async function finishedWithData(ctx: PackagedN8n, id: string) {
 		`execution ${id}'s resumed run saved`,
 		async () => {
 			const record = await ctx.n8n.execution(id);
-			return record.data.resultData.runData[VIDEO_NODE]?.length ? record : undefined;
+			return record.data.resultData.runData[CREATE_AND_WAIT]?.length ? record : undefined;
 		},
 		30_000,
 		500,
@@ -78,18 +78,10 @@ export async function runRecovery(ctx: PackagedN8n, title: string): Promise<void
 		const waits = await ctx.importWorkflow(
 			callbackWaitOf(ctx.credentials, `Recovery ${Date.now()}`, [`Recovery [at:${held.endsAt}]`], 30),
 		);
-		const ids: string[] = [];
-		for (let i = 0; i < WAITS; i++) ids.push(await n8n.runManually(waits.id, 'Start'));
-		const waiting = await Promise.all(
-			ids.map(async (id) => await n8n.waitExecution(id, 120_000, ['waiting', 'success', 'error', 'crashed'])),
-		);
-		checks.equal(
-			`${name}: every execution waits for its callback`,
-			waiting.map((record) => record.status),
-			ids.map(() => 'waiting'),
-		);
-		const taskIds = waiting.map((record) => String(outputOf(record, VIDEO_NODE)[0]?.json.id ?? ''));
-		const address = outputOf(waiting[0], VIDEO_NODE)[0]?.json.waitInfo as Record<string, unknown> | undefined;
+		const { ids, waiting, taskIds } = await startWaits(ctx, name, waits.id, WAITS);
+		const address = outputOf(waiting[0], CREATE_AND_WAIT)[0]?.json.waitInfo as
+			| Record<string, unknown>
+			| undefined;
 		checks.ok(
 			`${name}: a waiting item carries the wait's own address`,
 			/\/webhook-waiting\/[^/]+\/video-wait/.test(String(address?.callbackAddress)),
@@ -118,14 +110,14 @@ export async function runRecovery(ctx: PackagedN8n, title: string): Promise<void
 		checks.equal(
 			`${name}: every execution resumed with its video`,
 			records.map((record) => {
-				const item = outputOf(record, VIDEO_NODE)[0];
+				const item = outputOf(record, CREATE_AND_WAIT)[0];
 				return [record.status, item?.json.status, Boolean(item?.binary?.data)];
 			}),
 			ids.map(() => ['success', 'completed', true]),
 		);
 		checks.equal(
 			`${name}: each resumed once (one run of the video node after the wait)`,
-			records.map((record) => record.data.resultData.runData[VIDEO_NODE]?.length),
+			records.map((record) => record.data.resultData.runData[CREATE_AND_WAIT]?.length),
 			ids.map(() => 1),
 		);
 		checks.equal(`${name}: one execution per run`, (await n8n.executions(waits.id)).length, WAITS);

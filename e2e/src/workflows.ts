@@ -169,13 +169,16 @@ export function manualItems(
 	];
 }
 
-/** Video → Create and Wait (vidA-2.5, 5 s) named `Create Videos and Wait`, a task per item's `prompts`. */
+/** The name of the Create and Wait node that createAndWaitNode() and callbackWaitOf() make. */
+export const CREATE_AND_WAIT = 'Create Videos and Wait';
+
+/** Video → Create and Wait (vidA-2.5, 5 s) named CREATE_AND_WAIT, a task per item's `prompts`. */
 export function createAndWaitNode(
 	waitOptions: Record<string, unknown>,
 	position = [600, 0],
 ): Workflow['nodes'][number] {
 	return {
-		name: 'Create Videos and Wait',
+		name: CREATE_AND_WAIT,
 		type: `${PACKAGE}.generationGateway`,
 		typeVersion: 1,
 		position,
@@ -242,7 +245,7 @@ export function callbackWaitOf(
 			connections: {
 				Start: { main: [[{ node: 'Prompts', type: 'main', index: 0 }]] },
 				Prompts: { main: [[{ node: 'One Item per Prompt', type: 'main', index: 0 }]] },
-				'One Item per Prompt': { main: [[{ node: 'Create Videos and Wait', type: 'main', index: 0 }]] },
+				'One Item per Prompt': { main: [[{ node: CREATE_AND_WAIT, type: 'main', index: 0 }]] },
 			},
 			settings: { executionOrder: 'v1' },
 		},
