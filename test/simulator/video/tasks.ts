@@ -341,7 +341,7 @@ export class VideoTasks {
 	}
 
 	private agent(): HttpsAgent | false {
-		if (!this.keepConnections || process.env.NOKEEP) return false;
+		if (!this.keepConnections) return false;
 		this.pool ??= new HttpsAgent({ keepAlive: true, rejectUnauthorized: false });
 		return this.pool;
 	}
