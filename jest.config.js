@@ -23,6 +23,8 @@ module.exports = {
 	// node's environment plus a check that each test file closes the timers, sockets, servers and child
 	// processes it opened (test/harness/open-handles-environment.ts).
 	testEnvironment: '<rootDir>/test/harness/open-handles-environment.ts',
+	// jest's runtime, reading installed files once per worker (test/harness/jest-runtime.js).
+	runtime: '<rootDir>/test/harness/jest-runtime.js',
 	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
 	testMatch: ['**/*.test.ts'],
 	transform: {

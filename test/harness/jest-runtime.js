@@ -1,0 +1,87 @@
+/**
+ * jest's module runtime with costs taken out of every test file (jest.config.js `runtime`). jest
+ * evaluates n8n-core, n8n-workflow and what they load afresh in each test file, which is right: no
+ * file sees another's state. But it also read, looked up and compiled each of their thousands of
+ * files again for every test file. An installed package's file (under node_modules) does not change
+ * during a run, so this worker does that once per file:
+ *
+ * - its text, and its transformed code (jest checked the file's modification time for each);
+ * - its compiled script, which runs in each test file's own context as before. A file that imports
+ *   dynamically (`import(`) is compiled afresh, because its script holds the test file that made it.
+ *
+ * The package's own files, the tests and their fixtures are read and compiled each time. The `jest`
+ * object each module receives is made when the module first uses it: almost none outside the tests do.
+ * It is plain JavaScript because jest requires it as it is, before any transform.
+ */
+const path = require('node:path');
+
+const Runtime = require('jest-runtime').default;
+
+const INSTALLED = `${path.sep}node_modules${path.sep}`;
+const isInstalled = (filename) => filename.includes(INSTALLED);
+
+/** For every test file this worker runs, by an installed file's path. */
+const texts = new Map();
+const transforms = new Map();
+const scripts = new Map();
+
+class WorkerCachedRuntime extends Runtime {
+	readFile(filename) {
+		if (!isInstalled(filename)) return super.readFile(filename);
+		let text = texts.get(filename);
+		if (text === undefined) {
+			text = super.readFile(filename);
+			texts.set(filename, text);
+		}
+		return text;
+	}
+
+	transformFile(filename, options) {
+		if (!isInstalled(filename) || options?.isInternalModule) {
+			return super.transformFile(filename, options);
+		}
+		const known = transforms.get(filename);
+		if (known === undefined) {
+			const code = super.transformFile(filename, options);
+			transforms.set(filename, {
+				transformed: this._fileTransforms.get(filename),
+				sourceMap: this._sourceMapRegistry.get(filename),
+			});
+			return code;
+		}
+		this._fileTransforms.set(filename, known.transformed);
+		if (known.sourceMap !== undefined) this._sourceMapRegistry.set(filename, known.sourceMap);
+		return known.transformed.code;
+	}
+
+	createScriptFromCode(code, filename) {
+		if (!isInstalled(filename) || code.includes('import(')) {
+			return super.createScriptFromCode(code, filename);
+		}
+		let script = scripts.get(filename);
+		if (script === undefined) {
+			script = super.createScriptFromCode(code, filename);
+			scripts.set(filename, script);
+		}
+		return script;
+	}
+
+	_createJestObjectFor(from) {
+		let jestObject;
+		const real = () => (jestObject ??= super._createJestObjectFor(from));
+		return new Proxy(
+			{},
+			{
+				get: (_target, key) => Reflect.get(real(), key),
+				has: (_target, key) => Reflect.has(real(), key),
+				ownKeys: () => Reflect.ownKeys(real()),
+				getOwnPropertyDescriptor: (_target, key) => {
+					const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
+					return descriptor && { ...descriptor, configurable: true };
+				},
+			},
+		);
+	}
+}
+
+module.exports = WorkerCachedRuntime;
