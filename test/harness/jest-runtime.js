@@ -3,13 +3,14 @@
  * evaluates n8n-core, n8n-workflow and what they load afresh in each test file, which is right: no
  * file sees another's state. But it also read, looked up and compiled each of their thousands of
  * files again for every test file. An installed package's file (under node_modules) does not change
- * during a run, so this worker does that once per file:
+ * during a run, so this worker (or jest's own process, running in band) does that once per file:
  *
  * - its text, and its transformed code (jest checked the file's modification time for each);
  * - its compiled script, which runs in each test file's own context as before. A file that imports
  *   dynamically (`import(`) is compiled afresh, because its script holds the test file that made it.
  *
- * The package's own files, the tests and their fixtures are read and compiled each time. The `jest`
+ * The package's own files, the tests and their fixtures are read and compiled each time, and so is
+ * everything in watch mode, whose process outlives a run (an `npm install` may come between two). The `jest`
  * object each module receives is made when the module first uses it: almost none outside the tests do.
  * It is plain JavaScript because jest requires it as it is, before any transform.
  */
@@ -18,16 +19,28 @@ const path = require('node:path');
 const Runtime = require('jest-runtime').default;
 
 const INSTALLED = `${path.sep}node_modules${path.sep}`;
-const isInstalled = (filename) => filename.includes(INSTALLED);
 
-/** For every test file this worker runs, by an installed file's path. */
+/** Whether a run with these settings keeps installed files from one test file to the next. */
+const sharesInstalledFiles = (globalConfig) => !globalConfig?.watch && !globalConfig?.watchAll;
+
+/** For every test file this process runs, by an installed file's path. */
 const texts = new Map();
 const transforms = new Map();
 const scripts = new Map();
 
 class WorkerCachedRuntime extends Runtime {
+	constructor(...args) {
+		super(...args);
+		// jest passes the run's settings last.
+		this.sharesInstalledFiles = sharesInstalledFiles(args.at(-1));
+	}
+
+	isShared(filename) {
+		return this.sharesInstalledFiles && filename.includes(INSTALLED);
+	}
+
 	readFile(filename) {
-		if (!isInstalled(filename)) return super.readFile(filename);
+		if (!this.isShared(filename)) return super.readFile(filename);
 		let text = texts.get(filename);
 		if (text === undefined) {
 			text = super.readFile(filename);
@@ -37,7 +50,7 @@ class WorkerCachedRuntime extends Runtime {
 	}
 
 	transformFile(filename, options) {
-		if (!isInstalled(filename) || options?.isInternalModule) {
+		if (!this.isShared(filename) || options?.isInternalModule) {
 			return super.transformFile(filename, options);
 		}
 		const known = transforms.get(filename);
@@ -55,15 +68,14 @@ class WorkerCachedRuntime extends Runtime {
 	}
 
 	createScriptFromCode(code, filename) {
-		if (!isInstalled(filename) || code.includes('import(')) {
-			return super.createScriptFromCode(code, filename);
-		}
+		if (!this.isShared(filename)) return super.createScriptFromCode(code, filename);
 		let script = scripts.get(filename);
 		if (script === undefined) {
-			script = super.createScriptFromCode(code, filename);
+			// null for a file that imports dynamically: compiled afresh each time.
+			script = code.includes('import(') ? null : super.createScriptFromCode(code, filename);
 			scripts.set(filename, script);
 		}
-		return script;
+		return script ?? super.createScriptFromCode(code, filename);
 	}
 
 	_createJestObjectFor(from) {
@@ -85,3 +97,4 @@ class WorkerCachedRuntime extends Runtime {
 }
 
 module.exports = WorkerCachedRuntime;
+module.exports.sharesInstalledFiles = sharesInstalledFiles;

@@ -4,7 +4,7 @@
  * test files in one worker each load an installed module, a module of their own and one an installed
  * module imports dynamically, write down what they saw, then change every one of those files on disk.
  * An installed file must be read once for the worker, yet evaluated afresh in each test file; the
- * others are read again each time.
+ * others are read again each time. In watch mode, whose process outlives a run, nothing is kept.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
+const RUNTIME = join(ROOT, 'test', 'harness', 'jest-runtime.js');
 const FILES = ['first', 'second', 'third'];
 
 interface Seen {
@@ -25,6 +26,20 @@ interface Seen {
 /** A module whose version its test files change on disk once they have loaded it. */
 const versioned = (version: number, rest = '') =>
 	`let count = 0;\nexports.version = ${version};\nexports.next = () => ++count;\n${rest}`;
+
+describe('which runs keep installed files from one test file to the next', () => {
+	const { sharesInstalledFiles } = require(RUNTIME) as {
+		sharesInstalledFiles: (globalConfig: object) => boolean;
+	};
+	it.each([
+		{ settings: {}, shares: true },
+		{ settings: { watch: false, watchAll: false }, shares: true },
+		{ settings: { watch: true }, shares: false },
+		{ settings: { watchAll: true }, shares: false },
+	])('$settings -> $shares', ({ settings, shares }) => {
+		expect(sharesInstalledFiles(settings)).toBe(shares);
+	});
+});
 
 describe('the suite’s jest runtime (child process, one worker)', () => {
 	let dir: string;
@@ -64,7 +79,7 @@ describe('the suite’s jest runtime (child process, one worker)', () => {
 		}
 		const config = {
 			rootDir: dir,
-			runtime: join(ROOT, 'test', 'harness', 'jest-runtime.js'),
+			runtime: RUNTIME,
 			testEnvironment: 'node',
 			testMatch: ['**/*.test.js'],
 		};
