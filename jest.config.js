@@ -2,12 +2,14 @@
 const path = require('node:path');
 
 const core = path.dirname(require.resolve('n8n-core'));
+const workflow = path.dirname(require.resolve('n8n-workflow'));
 
 /**
  * Modules n8n-core and n8n-workflow require as they load but use only inside functions most test files
- * never call (AI tools, SSH, signed binary URLs, proxies, XML errors, transliteration), each at the file
- * it really is, found here by Node: a stand-in (test/harness/lazy/) loads it on its first use instead
- * of afresh in every test file. n8n-core keeps its own copy of @langchain/core.
+ * never call (AI tools, SSH, signed binary URLs, proxies, XML errors, transliteration, the expression
+ * engine's parsers and syntax trees), each at the file it really is, found here by Node: a stand-in
+ * (test/harness/lazy/) loads it on its first use instead of afresh in every test file. n8n-core keeps
+ * its own copy of @langchain/core. The expression engine loads when a test evaluates an expression.
  */
 const LAZY_MODULES = {
 	ssh2: require.resolve('ssh2'),
@@ -17,6 +19,12 @@ const LAZY_MODULES = {
 	xml2js: require.resolve('xml2js'),
 	'langchain-tools': require.resolve('@langchain/core/tools', { paths: [core] }),
 	'ai-tool-types': path.join(core, 'execution-engine/node-execution-context/utils/ai-tool-types.js'),
+	'expression-runtime': require.resolve('@n8n/expression-runtime'),
+	recast: require.resolve('recast'),
+	'recast-util': require.resolve('recast/lib/util'),
+	'esprima-next': require.resolve('esprima-next'),
+	'expression-evaluator-proxy': path.join(workflow, 'expression-evaluator-proxy.js'),
+	'expression-sandboxing': path.join(workflow, 'expression-sandboxing.js'),
 };
 
 module.exports = {
@@ -32,9 +40,12 @@ module.exports = {
 	},
 	globals: { LAZY_MODULES },
 	moduleNameMapper: {
-		'^(ssh2|undici|jsonwebtoken|transliteration|xml2js)$': '<rootDir>/test/harness/lazy/$1.ts',
+		'^(ssh2|undici|jsonwebtoken|transliteration|xml2js|recast|esprima-next)$': '<rootDir>/test/harness/lazy/$1.ts',
 		'^@langchain/core/tools$': '<rootDir>/test/harness/lazy/langchain-tools.ts',
 		'^\\.{1,2}/(utils/)?ai-tool-types$': '<rootDir>/test/harness/lazy/ai-tool-types.ts',
+		'^@n8n/expression-runtime$': '<rootDir>/test/harness/lazy/expression-runtime.ts',
+		'^recast/lib/util$': '<rootDir>/test/harness/lazy/recast-util.ts',
+		'^\\./(expression-evaluator-proxy|expression-sandboxing)$': '<rootDir>/test/harness/lazy/$1.ts',
 	},
 	// A test that needs longer says why beside its own timeout.
 	testTimeout: 10000,

@@ -11,18 +11,33 @@ declare const LAZY_MODULES: Record<string, string>;
 /**
  * The stand-in for the module jest.config.js names `name`, whose exports are an object. `esModule`
  * is what the real module answers for `__esModule`, given without loading it: TypeScript's
- * `__importDefault` reads it as the module is required.
+ * `__importDefault` reads it as the module is required. `recorded` names functions that a module
+ * requiring this one calls as it loads: each call is kept and made on the real module when it loads.
  */
-export function lazy(name: string, esModule: boolean): object {
+export function lazy(name: string, esModule: boolean, recorded: string[] = []): object {
 	const file = LAZY_MODULES[name];
 	if (!file) throw new Error(`jest.config.js names no file for the module "${name}"`);
-	let real: object | undefined;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const load = (): object => (real ??= require(file) as object);
+	let real: Record<PropertyKey, unknown> | undefined;
+	const calls: Array<[string, unknown[]]> = [];
+	const load = (): object => {
+		if (!real) {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			real = require(file) as Record<PropertyKey, unknown>;
+			for (const [fn, args] of calls.splice(0)) (real[fn] as (...a: unknown[]) => unknown)(...args);
+		}
+		return real;
+	};
+	const record = Object.fromEntries(
+		recorded.map((fn) => [fn, (...args: unknown[]) => void calls.push([fn, args])]),
+	);
 	return new Proxy(
 		{},
 		{
-			get: (_target, key) => (key === '__esModule' && !real ? esModule : Reflect.get(load(), key)),
+			get: (_target, key) => {
+				if (!real && key === '__esModule') return esModule;
+				if (!real && typeof key === 'string' && key in record) return record[key];
+				return Reflect.get(load(), key);
+			},
 			has: (_target, key) => Reflect.has(load(), key),
 			ownKeys: () => Reflect.ownKeys(load()),
 			getOwnPropertyDescriptor: (_target, key) => {

@@ -1,0 +1,3 @@
+import { lazy } from './lazy';
+
+export = lazy('esprima-next', true);
