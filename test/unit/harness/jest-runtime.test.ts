@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * The suite's jest runtime (test/harness/jest-runtime.js), in a jest run in a child process: three
  * test files in one worker each load an installed module, a module of their own and one an installed
@@ -28,6 +28,7 @@ const versioned = (version: number, rest = '') =>
 	`let count = 0;\nexports.version = ${version};\nexports.next = () => ++count;\n${rest}`;
 
 describe('which runs keep installed files from one test file to the next', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript, for jest itself
 	const { sharesInstalledFiles } = require(RUNTIME) as {
 		sharesInstalledFiles: (globalConfig: object) => boolean;
 	};
