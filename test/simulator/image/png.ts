@@ -7,17 +7,9 @@ import { crc32, deflateSync } from 'node:zlib';
  * simulator's generated images.
  */
 
-function chunk(type: string, data: Buffer): Buffer {
-	const head = Buffer.alloc(8);
-	head.writeUInt32BE(data.length, 0);
-	head.write(type, 4, 'latin1');
-	const crc = Buffer.alloc(4);
-	crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-	return Buffer.concat([head, data, crc]);
-}
-
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** The file: signature, then each chunk as length, type, data and the CRC of type and data. */
 function png(width: number, height: number, alpha: boolean, raw: Buffer, level: number): Buffer {
 	const ihdr = Buffer.alloc(13);
 	ihdr.writeUInt32BE(width, 0);
@@ -25,17 +17,28 @@ function png(width: number, height: number, alpha: boolean, raw: Buffer, level: 
 	ihdr[8] = 8; // bit depth
 	ihdr[9] = alpha ? 6 : 2; // RGBA or RGB
 	// compression 0, filter 0, interlace 0
-	return Buffer.concat([
-		SIGNATURE,
-		chunk('IHDR', ihdr),
-		chunk('IDAT', deflateSync(raw, { level })),
-		chunk('IEND', Buffer.alloc(0)),
-	]);
+	const chunks: Array<[string, Buffer]> = [
+		['IHDR', ihdr],
+		['IDAT', deflateSync(raw, { level })],
+		['IEND', Buffer.alloc(0)],
+	];
+	// Written once into one buffer: the image data is the bulk of the file and is not copied again.
+	const file = Buffer.allocUnsafe(chunks.reduce((size, [, data]) => size + 12 + data.length, SIGNATURE.length));
+	let at = SIGNATURE.copy(file, 0);
+	for (const [type, data] of chunks) {
+		at = file.writeUInt32BE(data.length, at);
+		const typeAt = at;
+		at += file.write(type, at, 'latin1');
+		at += data.copy(file, at);
+		at = file.writeUInt32BE(crc32(data, crc32(file.subarray(typeAt, typeAt + 4))), at);
+	}
+	return file;
 }
 
 /**
  * `fillRow(y, row)` writes one row of pixels (RGB or RGBA bytes, no filter
- * byte) into `row`: filling rows, not pixels, keeps large images fast.
+ * byte) into `row`, every byte of it (the row is not cleared first): filling
+ * rows, not pixels, keeps large images fast.
  */
 export function encodePng(
 	width: number,
@@ -44,9 +47,11 @@ export function encodePng(
 	alpha = false,
 ): Buffer {
 	const stride = width * (alpha ? 4 : 3) + 1;
-	const raw = Buffer.alloc(stride * height);
+	// Not zeroed first: every byte is written below.
+	const raw = Buffer.allocUnsafe(stride * height);
 	for (let y = 0; y < height; y++) {
-		// Byte 0 of each row is the filter type, 0 (None).
+		// Byte 0 of each row is the filter type, 0 (None); `fillRow` writes every byte after it.
+		raw[y * stride] = 0;
 		fillRow(y, raw.subarray(y * stride + 1, (y + 1) * stride));
 	}
 	return png(width, height, alpha, raw, 1);
