@@ -13,6 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness';
 import { gatewayWorkflow, registerNodeType, runWorkflow } from '../harness';
+import { bytesFrom } from '../harness/bytes';
 import { useVirtualTime } from '../harness/virtual-time';
 import type { Simulator } from '../simulator';
 import { startSimulator } from '../simulator';
@@ -21,7 +22,7 @@ import { startSimulator } from '../simulator';
 useVirtualTime();
 
 function picture(size: number, seed: number): Buffer {
-	const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * seed + (i >> 9)) % 256));
+	const bytes = bytesFrom(size, (i) => i * seed + (i >> 9));
 	Buffer.from('89504e470d0a1a0a', 'hex').copy(bytes);
 	return bytes;
 }

@@ -12,10 +12,10 @@ import {
 } from '../../../nodes/shared/base64Payload';
 import { bufferFile } from '../../../nodes/shared/binary';
 import { checkBase64, checkMediaUrl } from '../../simulator/media/inline';
+import { bytesFrom } from '../../harness/bytes';
 import { RELEASES_MEMORY } from '../../harness/runtime';
 
-const bytesOf = (size: number, seed: number) =>
-	Buffer.from(Array.from({ length: size }, (_, i) => (i * seed + (i >> 8)) % 256));
+const bytesOf = (size: number, seed: number) => bytesFrom(size, (i) => i * seed + (i >> 8));
 
 /** A file read in chunks of `chunk` bytes (the last shorter), as a store's stream gives it. */
 function chunkedFile(bytes: Buffer, chunk: number, options: { size?: number; disposable?: boolean } = {}) {

@@ -15,6 +15,7 @@ import type { PayloadFile } from '../../../nodes/shared/binary';
 import { Base64Payload } from '../../../nodes/shared/base64Payload';
 import type { GatewayRequest } from '../../../nodes/shared/transport';
 import { gatewayRequest } from '../../../nodes/shared/transport';
+import { bytesFrom } from '../../harness/bytes';
 import { FakeClock } from './fakeClock';
 
 const node = { name: 'Gateway', type: 'generationGateway' } as INode;
@@ -66,7 +67,7 @@ function fakeContext(attempts: Attempt[]) {
 	return { ctx, sent, answers };
 }
 
-const FILE = Buffer.from(Array.from({ length: 70_001 }, (_, i) => (i * 31) % 256));
+const FILE = bytesFrom(70_001, (i) => i * 31);
 
 /** A video create whose first frame is FILE, read in chunks like a store's stream; counts the reads. */
 function frameRequest() {
