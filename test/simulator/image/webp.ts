@@ -9,7 +9,10 @@
 export type Rgba = readonly [number, number, number, number];
 
 class LsbBitWriter {
-	private readonly bytes: number[] = [];
+	/** The bytes written so far: the first `length` of a buffer that doubles when full. */
+	private bytes = Buffer.allocUnsafe(1024);
+
+	private length = 0;
 
 	private current = 0;
 
@@ -18,17 +21,24 @@ class LsbBitWriter {
 	write(value: number, length: number): void {
 		for (let i = 0; i < length; i++) {
 			this.current |= ((value >> i) & 1) << this.count;
-			if (++this.count === 8) {
-				this.bytes.push(this.current);
-				this.current = 0;
-				this.count = 0;
-			}
+			if (++this.count === 8) this.push();
 		}
 	}
 
 	end(): Buffer {
-		if (this.count) this.bytes.push(this.current);
-		return Buffer.from(this.bytes);
+		if (this.count) this.push();
+		return Buffer.from(this.bytes.subarray(0, this.length));
+	}
+
+	private push(): void {
+		if (this.length === this.bytes.length) {
+			const larger = Buffer.allocUnsafe(this.bytes.length * 2);
+			this.bytes.copy(larger);
+			this.bytes = larger;
+		}
+		this.bytes[this.length++] = this.current;
+		this.current = 0;
+		this.count = 0;
 	}
 }
 
