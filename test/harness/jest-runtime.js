@@ -12,6 +12,7 @@
  * The package's own files, the tests and their fixtures are read and compiled each time, and so is
  * everything in watch mode, whose process outlives a run (an `npm install` may come between two). The `jest`
  * object each module receives is made when the module first uses it: almost none outside the tests do.
+ * A file that mocks nothing does not look each module up an extra time to ask whether it is mocked.
  * It is plain JavaScript because jest requires it as it is, before any transform.
  */
 const path = require('node:path');
@@ -76,6 +77,13 @@ class WorkerCachedRuntime extends Runtime {
 			scripts.set(filename, script);
 		}
 		return script ?? super.createScriptFromCode(code, filename);
+	}
+
+	// Nothing mocked and no automock: no module is mocked, so none is looked up to ask (jest resolved
+	// every require twice, once for this question).
+	_shouldMockCjs(from, moduleName, explicitShouldMock) {
+		if (explicitShouldMock.size === 0 && !this._shouldAutoMock) return false;
+		return super._shouldMockCjs(from, moduleName, explicitShouldMock);
 	}
 
 	_createJestObjectFor(from) {

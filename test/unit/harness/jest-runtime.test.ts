@@ -4,7 +4,8 @@
  * test files in one worker each load an installed module, a module of their own and one an installed
  * module imports dynamically, write down what they saw, then change every one of those files on disk.
  * An installed file must be read once for the worker, yet evaluated afresh in each test file; the
- * others are read again each time. In watch mode, whose process outlives a run, nothing is kept.
+ * others are read again each time. A fourth file mocks the installed module. In watch mode, whose
+ * process outlives a run, nothing is kept.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,11 @@ describe('the suite’s jest runtime (child process, one worker)', () => {
 				});\n`,
 			);
 		}
+		writeFileSync(
+			join(dir, 'mocks.test.js'),
+			`jest.mock('probe', () => ({ version: 'mocked' }));
+			it('mocks an installed module', () => expect(require('probe').version).toBe('mocked'));\n`,
+		);
 		const config = {
 			rootDir: dir,
 			runtime: RUNTIME,
@@ -105,8 +111,8 @@ describe('the suite’s jest runtime (child process, one worker)', () => {
 	}, 40_000); // starts jest in a child process
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-	it('runs all three test files', () => {
-		expect(output).toContain('Tests:       3 passed, 3 total');
+	it('runs all three test files, and a fourth that mocks the installed module', () => {
+		expect(output).toContain('Tests:       4 passed, 4 total');
 		expect(status).toBe(0);
 		expect(seen).toHaveLength(3);
 	});
