@@ -13,7 +13,9 @@
  * everything in watch mode, whose process outlives a run (an `npm install` may come between two). The `jest`
  * object each module receives is made when the module first uses it: almost none outside the tests do.
  * A file that mocks nothing does not look each module up an extra time to ask whether it is mocked.
- * It is plain JavaScript because jest requires it as it is, before any transform.
+ * It is plain JavaScript because jest requires it as it is, before any transform. It overrides methods
+ * and reads fields of jest-runtime 29.7 that jest does not document (package.json pins jest): on an
+ * upgrade, check each against the new jest-runtime, and run test/unit/harness/jest-runtime.test.ts.
  */
 const path = require('node:path');
 
