@@ -47,10 +47,9 @@ export function encodePng(
 	alpha = false,
 ): Buffer {
 	const stride = width * (alpha ? 4 : 3) + 1;
-	// Not zeroed first: every byte is written below.
 	const raw = Buffer.allocUnsafe(stride * height);
 	for (let y = 0; y < height; y++) {
-		// Byte 0 of each row is the filter type, 0 (None); `fillRow` writes every byte after it.
+		// Not zeroed first. Byte 0 of each row is the filter type, 0 (None); `fillRow` writes the rest.
 		raw[y * stride] = 0;
 		fillRow(y, raw.subarray(y * stride + 1, (y + 1) * stride));
 	}
