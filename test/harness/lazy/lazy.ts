@@ -27,7 +27,7 @@ export function lazy(name: string, esModule: boolean, recorded: string[] = []): 
 		}
 		return real;
 	};
-	const record = Object.fromEntries(
+	const record = new Map(
 		recorded.map((fn) => [fn, (...args: unknown[]) => void calls.push([fn, args])]),
 	);
 	return new Proxy(
@@ -35,7 +35,7 @@ export function lazy(name: string, esModule: boolean, recorded: string[] = []): 
 		{
 			get: (_target, key) => {
 				if (!real && key === '__esModule') return esModule;
-				if (!real && typeof key === 'string' && key in record) return record[key];
+				if (!real && typeof key === 'string' && record.has(key)) return record.get(key);
 				return Reflect.get(load(), key);
 			},
 			has: (_target, key) => Reflect.has(load(), key),

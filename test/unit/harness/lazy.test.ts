@@ -54,6 +54,15 @@ it('keeps each call to a function it records until the module loads, then makes 
 	expect(real.given.slice(before)).toEqual(['first', 'second', 'third']);
 });
 
+it('loads the module for any other name, even one every object has, so later calls go to it', () => {
+	const probe = lazy('probe', false, ['set']) as { set: (value: string) => void };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const real = require(LAZY_MODULES.probe) as { given: string[] };
+	void probe.toString;
+	probe.set('after toString');
+	expect(real.given).toContain('after toString');
+});
+
 it('n8n-workflow evaluates through the stand-ins, and an expression error still reaches its caller', () => {
 	expect(Expression.resolveWithoutWorkflow('{{ 1 + 2 }}')).toBe(3);
 	// n8n-workflow sets the handler that passes this error on as it loads, before its evaluator exists.
