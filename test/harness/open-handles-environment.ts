@@ -51,35 +51,62 @@ const JEST_FRAME = /node_modules\/(@jest\/|jest-[a-z-]+\/|jest\/)/;
 
 /** A resource opened by the file, and where. */
 class Tracked {
+	private sites: NodeJS.CallSite[] | undefined;
+
 	private text: string | undefined;
 
 	constructor(
 		readonly type: string,
 		readonly resource: { hasRef?: () => boolean; unref?: () => unknown },
-		private readonly sites: NodeJS.CallSite[],
+		private readonly origin: Error,
 	) {}
 
-	/** The file's own frames where it was opened, at most 8, as Node (or jest's source maps) prints them. */
+	/** The file's own call sites where it was opened (Node's and this file's left out), at most 8. */
+	private own(): NodeJS.CallSite[] {
+		this.sites ??= callSites(this.origin)
+			.filter((site) => {
+				const file = site.getFileName() ?? '';
+				return !file.startsWith('node:') && !file.includes('open-handles-environment');
+			})
+			.slice(0, 8);
+		return this.sites;
+	}
+
+	/** Opened by jest itself (its reporter's status timer when a single file runs in jest's process), not by the file. */
+	get jests(): boolean {
+		return JEST_FRAME.test(this.own()[0]?.getFileName() ?? '');
+	}
+
+	/** The file's own frames where it was opened, as Node (or jest's source maps) prints them. */
 	get stack(): string {
-		return (this.text ??= printed(this.sites));
+		return (this.text ??= printed(this.own()));
 	}
 }
 
 /**
- * The current stack's call sites, unprinted: printing each new timer's stack (source maps looked up
- * frame by frame) costs far more than the timer itself, and only a leak's stack is ever read.
+ * Where a resource is opened: an error whose stack V8 records as it is made but prints only when it
+ * is first read. Printing each new timer's stack (source maps looked up frame by frame), or even
+ * reading its call sites, costs far more than the timer itself, and only a leak's stack is ever read.
  */
-function callSites(): NodeJS.CallSite[] {
-	const prepare = Error.prepareStackTrace;
+function origin(): Error {
 	const limit = Error.stackTraceLimit;
-	Error.prepareStackTrace = (_error, sites) => sites;
 	// Enough for Node's own frames above the 8 of the file's that are kept (jest's limit is 100).
 	Error.stackTraceLimit = STACK_FRAMES;
 	try {
-		return new Error().stack as unknown as NodeJS.CallSite[];
+		return new Error();
+	} finally {
+		Error.stackTraceLimit = limit;
+	}
+}
+
+/** The call sites of an error not read yet (its stack is made once, on this first read). */
+function callSites(error: Error): NodeJS.CallSite[] {
+	const prepare = Error.prepareStackTrace;
+	Error.prepareStackTrace = (_error, sites) => sites;
+	try {
+		return error.stack as unknown as NodeJS.CallSite[];
 	} finally {
 		Error.prepareStackTrace = prepare;
-		Error.stackTraceLimit = limit;
 	}
 }
 
@@ -107,13 +134,7 @@ export class OpenResources {
 		this.hook = createHook({
 			init: (asyncId, type, _trigger, resource) => {
 				if (!TRACKED.has(type)) return;
-				const own = callSites().filter((site) => {
-					const file = site.getFileName() ?? '';
-					return !file.startsWith('node:') && !file.includes('open-handles-environment');
-				});
-				// Jest's own (its reporter's status timer when a single file runs in jest's process) is not the file's.
-				if (own.length && JEST_FRAME.test(own[0].getFileName() ?? '')) return;
-				this.live.set(asyncId, new Tracked(type, resource as Tracked['resource'], own.slice(0, 8)));
+				this.live.set(asyncId, new Tracked(type, resource as Tracked['resource'], origin()));
 			},
 			destroy: (asyncId) => void this.live.delete(asyncId),
 			// A promise keeps nothing open. Tracked, each one would cost a call here and a destroy hook
@@ -142,7 +163,8 @@ export class OpenResources {
 			[process.stdout, process.stderr].map((stream) => (stream as unknown as { _handle?: unknown })._handle),
 		);
 		return [...this.live.values()].filter(
-			({ resource }) => !stdio.has(resource) && (resource.hasRef?.() ?? true),
+			(tracked) =>
+				!stdio.has(tracked.resource) && (tracked.resource.hasRef?.() ?? true) && !tracked.jests,
 		);
 	}
 

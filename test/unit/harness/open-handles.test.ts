@@ -7,10 +7,10 @@
  * by itself (the leaked handles are unref'd once reported).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import { describeTypes, OpenResources } from '../../harness/open-handles-environment';
 
@@ -57,6 +57,28 @@ describe('OpenResources', () => {
 		}
 		expect(await resources.settle(50)).toEqual([]);
 		resources.stop();
+	});
+
+	it('does not count a timer whose first frame outside Node is jest’s own (its reporter’s, in band)', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'open-handles-jest-'));
+		const file = join(dir, 'node_modules', 'jest-reporter-stand-in', 'index.js');
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, 'module.exports = () => setTimeout(() => undefined, 60_000);\n');
+		const resources = new OpenResources();
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a file written just above
+		const arm = require(file) as () => NodeJS.Timeout;
+		const jests = arm();
+		const own = setTimeout(() => undefined, 60_000);
+		try {
+			expect(resources.open().map((r) => r.stack.split('\n')[0])).toEqual([
+				expect.stringContaining('open-handles.test.ts'),
+			]);
+		} finally {
+			clearTimeout(jests);
+			clearTimeout(own);
+			resources.stop();
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it('does not count an unref’d timer (it does not keep the process alive) nor one opened before', async () => {
