@@ -24,7 +24,6 @@ import type {
 } from 'n8n-workflow';
 import { cpSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 
 import { UserError, Workflow } from 'n8n-workflow';
 import { WebhookContext, WorkflowExecute } from 'n8n-core';
@@ -40,6 +39,7 @@ import { HarnessCredentialsHelper } from './credentials-helper';
 import type { RunResult } from './engine';
 import { toResult } from './engine';
 import { HarnessNodeTypes, PACKAGE_ROOT } from './node-types';
+import { SavedData } from './saved-data';
 
 export interface WebhookCall {
 	method?: 'GET' | 'POST';
@@ -272,13 +272,13 @@ export class WaitingExecutions {
 	private readonly rows = new Map<string, ExecutionRow>();
 
 	/** Each saved result's data as the database holds it: written once, read by every request that loads it. */
-	private readonly stored = new WeakMap<RunResult, Buffer>();
+	private readonly stored = new WeakMap<RunResult, SavedData<IRunExecutionData>>();
 
 	/** A fresh copy of the execution's data as saved now (n8n's load from its database). */
 	private load(result: RunResult): IRunExecutionData {
-		let bytes = this.stored.get(result);
-		if (!bytes) this.stored.set(result, (bytes = serialize(result.runExecutionData)));
-		return deserialize(bytes) as IRunExecutionData;
+		let saved = this.stored.get(result);
+		if (!saved) this.stored.set(result, (saved = new SavedData(result.runExecutionData)));
+		return saved.load();
 	}
 
 	constructor(private readonly options: ResumeOptions = {}) {}
