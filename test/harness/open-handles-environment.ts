@@ -21,6 +21,7 @@ import type { Circus } from '@jest/types';
 import NodeEnvironment from 'jest-environment-node';
 import { type AsyncHook, createHook } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
+import vm from 'node:vm';
 
 export const CLOSE_GRACE_MS = 2000;
 
@@ -192,6 +193,20 @@ export function describeTypes(resources: Array<{ type: string }>): string {
 	return [...counts].map(([type, count]) => (count > 1 ? `${type} x${count}` : type)).join(', ');
 }
 
+/**
+ * Makes the next context node's environment creates one with a plain global object, where Node offers
+ * it (22.8 and later; the floor run's older Node keeps jest's own context): the code under test then
+ * reads its globals (Object, Array, Date...) as an ordinary object's properties, not through the
+ * interceptors of a contextified object, which made every such read slow. Returns the undo.
+ */
+function plainGlobalForNextContext(): () => void {
+	const { DONT_CONTEXTIFY } = vm.constants as { DONT_CONTEXTIFY?: unknown };
+	const original = vm.createContext;
+	if (DONT_CONTEXTIFY === undefined) return () => undefined;
+	Object.assign(vm, { createContext: () => original(DONT_CONTEXTIFY as vm.Context) });
+	return () => Object.assign(vm, { createContext: original });
+}
+
 export default class OpenHandlesEnvironment extends NodeEnvironment {
 	private readonly resources = new OpenResources();
 
@@ -201,7 +216,12 @@ export default class OpenHandlesEnvironment extends NodeEnvironment {
 	private readonly graceMs: number;
 
 	constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
-		super(config, context);
+		const restore = plainGlobalForNextContext();
+		try {
+			super(config, context);
+		} finally {
+			restore();
+		}
 		this.testPath = context.testPath;
 		const { closeGraceMs } = config.projectConfig.testEnvironmentOptions;
 		this.graceMs = typeof closeGraceMs === 'number' ? closeGraceMs : CLOSE_GRACE_MS;

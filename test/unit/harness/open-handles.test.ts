@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import vm from 'node:vm';
 
 import { describeTypes, OpenResources } from '../../harness/open-handles-environment';
 
@@ -27,6 +28,12 @@ describe('describeTypes', () => {
 		},
 	])('$types -> "$text"', ({ types, text }) => {
 		expect(describeTypes(types.map((type) => ({ type })))).toBe(text);
+	});
+});
+
+describe('the test context', () => {
+	it('is a plain global object where Node offers one (22.8 and later), not a contextified one', () => {
+		expect(vm.isContext(globalThis)).toBe('DONT_CONTEXTIFY' in vm.constants);
 	});
 });
 
