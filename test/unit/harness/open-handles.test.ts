@@ -2,9 +2,9 @@
 /**
  * The open-handle check of every test file (test/harness/open-handles-environment.ts): its
  * counting, its wait for closing handles, and, end to end, a jest run in a child process where
- * one test file leaks a timer, a server and a child process: jest must fail (non-zero exit)
- * naming that file and what it left open, pass the file that closes the same things, and end
- * by itself (the leaked handles are unref'd once reported).
+ * one test file leaks a timer, a server and a child process (fixtures/open-handles/): jest must
+ * fail (non-zero exit) naming that file and what it left open, pass the file that closes the same
+ * things, and end by itself (the leaked handles are unref'd once reported).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -103,53 +103,16 @@ describe('OpenResources', () => {
 });
 
 describe('the check in a jest run (child process)', () => {
-	let dir: string;
-	beforeAll(() => {
-		dir = mkdtempSync(join(tmpdir(), 'open-handles-'));
-		// The leaking child process ends by itself after 20 s: nothing outlives the test for long.
-		const opens = `
-			const { createServer } = require('node:http');
-			const { spawn } = require('node:child_process');
-			const open = async () => {
-				const timer = setTimeout(() => undefined, 20000);
-				const server = createServer();
-				await new Promise((done) => server.listen(0, '127.0.0.1', done));
-				const child = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 20000)'], { stdio: 'ignore' });
-				return { timer, server, child };
-			};`;
-		writeFileSync(
-			join(dir, 'leak.test.js'),
-			`${opens}\nit('opens and leaves', async () => { await open(); });\n`,
-		);
-		writeFileSync(
-			join(dir, 'clean.test.js'),
-			`${opens}\nit('opens and closes', async () => {
-				const { timer, server, child } = await open();
-				clearTimeout(timer);
-				await new Promise((done) => server.close(done));
-				await new Promise((done) => { child.on('exit', done); child.kill(); });
-			});\n`,
-		);
-		const config = {
-			rootDir: dir,
-			testEnvironment: join(ROOT, 'test', 'harness', 'open-handles-environment.ts'),
-			testMatch: ['**/*.test.js'],
-			maxWorkers: 2, // as in the suite: each file in a jest worker
-			// The leaking file waits out the whole grace: a short one here, the suite's own tested above.
-			testEnvironmentOptions: { closeGraceMs: 300 },
-			transform: {
-				'^.+\\.ts$': [require.resolve('ts-jest'), { tsconfig: join(ROOT, 'tsconfig.test.json') }],
-			},
-		};
-		writeFileSync(join(dir, 'jest.config.json'), JSON.stringify(config));
-	});
-	afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 	it('fails the run, naming the leaking file and what it left open; the clean file passes', () => {
 		const run = spawnSync(
 			process.execPath,
 			// jest's own cache, as the suite's: the environment is compiled once, not on every run.
-			[require.resolve('jest/bin/jest'), '--config', join(dir, 'jest.config.json'), '--ci'],
+			[
+				require.resolve('jest/bin/jest'),
+				'--config',
+				join(__dirname, 'fixtures', 'open-handles', 'jest.config.js'),
+				'--ci',
+			],
 			{
 				cwd: ROOT,
 				encoding: 'utf8',
