@@ -14,7 +14,7 @@
  * asynchronously (the handle is released a turn or two of the event loop after
  * destroy()/close()), so the check waits for them, at most CLOSE_GRACE_MS; a timer still armed
  * after that is a leak whatever its delay. Reported leaks are unref'd so that they do not also
- * hold the run.
+ * hold the run. The virtual-time driver's own turns are not tracked (untracked.ts).
  */
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
@@ -22,6 +22,8 @@ import NodeEnvironment from 'jest-environment-node';
 import { type AsyncHook, createHook } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 import vm from 'node:vm';
+
+import { UNTRACKED } from './untracked';
 
 export const CLOSE_GRACE_MS = 2000;
 
@@ -47,6 +49,17 @@ const TRACKED = new Set([
 
 /** Frames captured where a resource is opened: Node's own first, then the 8 of the file's that are kept. */
 const STACK_FRAMES = 24;
+
+/**
+ * A timer or immediate whose callback is marked untracked (untracked.ts). Node keeps the callback in
+ * `_onTimeout` or `_onImmediate`, set before the resource's init hook; should it rename them, such
+ * timers are tracked like any other.
+ */
+function untrackedTimer(resource: unknown): boolean {
+	const { _onTimeout, _onImmediate } = resource as { _onTimeout?: unknown; _onImmediate?: unknown };
+	const callback = _onTimeout ?? _onImmediate;
+	return typeof callback === 'function' && UNTRACKED in callback;
+}
 
 const JEST_FRAME = /node_modules\/(@jest\/|jest-[a-z-]+\/|jest\/)/;
 
@@ -134,7 +147,7 @@ export class OpenResources {
 	constructor() {
 		this.hook = createHook({
 			init: (asyncId, type, _trigger, resource) => {
-				if (!TRACKED.has(type)) return;
+				if (!TRACKED.has(type) || untrackedTimer(resource)) return;
 				this.live.set(asyncId, new Tracked(type, resource as Tracked['resource'], origin()));
 			},
 			destroy: (asyncId) => void this.live.delete(asyncId),

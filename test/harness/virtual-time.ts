@@ -35,6 +35,8 @@ import { type Server, Socket } from 'node:net';
 import { setImmediate as realImmediate, setTimeout as realTimeout } from 'node:timers';
 import { TLSSocket } from 'node:tls';
 
+import { untracked } from './untracked';
+
 /** Real event-loop turns with nothing moving before virtual time may jump. */
 const QUIET_TURNS = 3;
 
@@ -44,8 +46,10 @@ const WORK_UNDER_WAY = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|Immediate)$/;
 /** A socket's connection end, "local|remote", and its peer's, "remote|local" (set once both are known). */
 type SocketState = { key?: string; peerKey?: string };
 
-const nextTurn = async () => await new Promise<void>((resolve) => realImmediate(resolve));
-const pause = async (ms: number) => await new Promise<void>((resolve) => realTimeout(resolve, ms));
+// The driver's own turns, not tracked by the open-handle check: they end when the driver stops.
+const wake = (resolve: () => void) => untracked(() => resolve());
+const nextTurn = async () => await new Promise<void>((resolve) => realImmediate(wake(resolve)));
+const pause = async (ms: number) => await new Promise<void>((resolve) => realTimeout(wake(resolve), ms));
 
 /**
  * Whether the socket has received its peer's end of stream (or is gone). `readableEnded` turns true

@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import vm from 'node:vm';
 
 import { describeTypes, OpenResources } from '../../harness/open-handles-environment';
+import { untracked } from '../../harness/untracked';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -85,6 +86,27 @@ describe('OpenResources', () => {
 			clearTimeout(own);
 			resources.stop();
 			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('does not count a timer or an immediate whose callback is marked untracked (the virtual-time driver’s turns)', async () => {
+		const resources = new OpenResources();
+		const marked = setTimeout(
+			untracked(() => undefined),
+			60_000,
+		);
+		const own = setTimeout(() => undefined, 60_000);
+		const turn = new Promise<void>((resolve) => setImmediate(untracked(() => resolve())));
+		try {
+			expect(resources.open().map((r) => r.stack.split('\n')[0])).toEqual([
+				expect.stringContaining('open-handles.test.ts'),
+			]);
+			expect(resources.open().map((r) => r.type)).toEqual(['Timeout']);
+		} finally {
+			clearTimeout(marked);
+			clearTimeout(own);
+			await turn;
+			resources.stop();
 		}
 	});
 
