@@ -207,8 +207,8 @@ export function describeTypes(resources: Array<{ type: string }>): string {
 }
 
 /**
- * Makes the next context node's environment creates one with a plain global object, where Node offers
- * it (22.8 and later; the floor run's older Node keeps jest's own context): the code under test then
+ * Gives the next context jest's node environment creates a plain global object, where Node offers
+ * one (22.8 and later; the floor run's older Node keeps jest's own context): the code under test then
  * reads its globals (Object, Array, Date...) as an ordinary object's properties, not through the
  * interceptors of a contextified object, which made every such read slow. Returns the undo.
  */
