@@ -29,8 +29,6 @@ function trace(times: { done?: number; exit?: number; kill?: number; handled?: s
 	const pid = 100;
 	const events: object[] = [{ t: 0, event: 'parent-sent-end', child: pid }];
 	if (times.done !== undefined) events.push({ t: times.done, pid, event: 'worker-js-done', open: [] });
-	if (times.handled)
-		events.push({ t: (times.kill ?? 0) + 1, pid, event: 'worker-sigterm', open: times.handled });
 	if (times.exit !== undefined) events.push({ t: times.exit, pid, event: 'worker-exit-event', rssMb: 900 });
 	if (times.kill !== undefined) events.push({ t: times.kill, event: 'parent-kill', child: pid });
 	if (times.handled)
