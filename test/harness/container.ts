@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import type { Logger as WorkflowLogger } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
@@ -64,8 +65,15 @@ export async function ensureContainer(): Promise<void> {
 	await ready;
 }
 
-/** Removes the temp folder (binary files, n8n settings). Safe to call twice. */
+/**
+ * Shuts down what n8n shuts down as it exits, removes the temp folder (binary files, n8n settings).
+ * Safe to call twice.
+ */
 export function disposeContainer(): void {
+	// Every execution's node helpers get n8n-core's SSH client manager, which starts an unref'd
+	// 60 s interval that only its shutdown clears. Left running, the interval would keep the test
+	// file's whole module graph (n8n-core, n8n-workflow, the package) alive for the rest of the worker.
+	if (ready) Container.get(SSHClientsManager).onShutdown();
 	if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
 	tempRoot = undefined;
 	ready = undefined;

@@ -1,8 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not published: runs in Node beside n8n, never inside it, so the rules for package code do not apply */
 /**
  * Proves the workflow harness: the built package runs in n8n-core's engine,
- * over real HTTP to a local server, with n8n's credential and binary helpers.
+ * over real HTTP to a local server, with n8n's credential and binary helpers,
+ * and what n8n-core starts for a file's executions stops with the file.
  */
+import { createHook } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,6 +20,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { WorkflowJson } from '../harness';
 import {
 	credentialTestRequest,
+	disposeHarness,
 	readBinary,
 	registerCredentialType,
 	registerNodeType,
@@ -113,6 +116,28 @@ function testNode(name: string, run: (ctx: IExecuteFunctions) => Promise<INodeEx
 }
 
 const bearer = (token: string) => ({ generationGatewayBearerApi: { baseUrl, token } });
+
+/**
+ * The timers created from now on and neither fired nor cleared, unref'd ones included (the
+ * open-handle check passes those: they do not keep the process alive).
+ */
+function timersFromNow() {
+	const live = new Map<number, { hasRef(): boolean }>();
+	const hook = createHook({
+		init: (asyncId, type, _trigger, resource) => {
+			if (type === 'Timeout') live.set(asyncId, resource as { hasRef(): boolean });
+		},
+		destroy: (asyncId) => void live.delete(asyncId),
+	}).enable();
+	return {
+		/** The unref'd ones still armed, once Node has reported the timers cleared so far. */
+		async unrefd(): Promise<number> {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			return [...live.values()].filter((timer) => !timer.hasRef()).length;
+		},
+		stop: () => void hook.disable(),
+	};
+}
 
 describe('workflow harness', () => {
 	it('runs the Generation Gateway node against a local gateway', async () => {
@@ -259,5 +284,28 @@ describe('workflow harness', () => {
 		expect(result.status).toBe('waiting');
 		expect(result.waitTill).toEqual(waitTill);
 		expect(result.runExecutionData.executionData?.nodeExecutionStack[0]?.node.name).toBe('Park');
+	});
+
+	// Last: it ends the file's n8n (the harness sets up a new one for any execution after it).
+	it("ends the file's n8n with what n8n-core started for its executions (the SSH client manager's 60 s interval)", async () => {
+		// Left armed, the interval keeps its callback, and through it the file's whole module graph
+		// (n8n-core, n8n-workflow, the package), alive for the rest of jest's worker. The rows above
+		// made the manager already: this row starts from a new n8n, watching its timers.
+		disposeHarness();
+		const timers = timersFromNow();
+		try {
+			// The trigger alone: no HTTP, whose Date header Node caches with an unref'd timer of its own.
+			const result = await runWorkflow({
+				...balanceWorkflow,
+				nodes: balanceWorkflow.nodes.slice(0, 1),
+				connections: {},
+			});
+			expect(result.status).toBe('success');
+			expect(await timers.unrefd()).toBe(1);
+			disposeHarness();
+			expect(await timers.unrefd()).toBe(0);
+		} finally {
+			timers.stop();
+		}
 	});
 });
