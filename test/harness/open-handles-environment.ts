@@ -182,6 +182,16 @@ export class OpenResources {
 		);
 	}
 
+	/**
+	 * The tracked timers still armed but unref'd: open() passes them, as they do not keep the process
+	 * alive, yet each keeps its callback, and what that holds, in memory until it fires or is cleared.
+	 */
+	unrefdTimers(): Tracked[] {
+		return [...this.live.values()].filter(
+			(tracked) => tracked.type === 'Timeout' && tracked.resource.hasRef?.() === false,
+		);
+	}
+
 	/** Waits until nothing tracked is open, at most `graceMs` (sockets and servers close a loop turn after close()); returns what is left. */
 	async settle(graceMs = CLOSE_GRACE_MS): Promise<Tracked[]> {
 		const until = Date.now() + graceMs;

@@ -4,7 +4,6 @@
  * over real HTTP to a local server, with n8n's credential and binary helpers,
  * and what n8n-core starts for a file's executions stops with the file.
  */
-import { createHook } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -29,6 +28,7 @@ import {
 	sendRequest,
 	startWorkflow,
 } from '../harness';
+import { OpenResources } from '../harness/open-handles-environment';
 import { until } from '../harness/until';
 
 const BALANCE = { balance: 12.5, currency: 'USD', is_active: true, total: 20, used: 7.5 };
@@ -116,28 +116,6 @@ function testNode(name: string, run: (ctx: IExecuteFunctions) => Promise<INodeEx
 }
 
 const bearer = (token: string) => ({ generationGatewayBearerApi: { baseUrl, token } });
-
-/**
- * The timers created from now on and neither fired nor cleared, unref'd ones included (the
- * open-handle check passes those: they do not keep the process alive).
- */
-function timersFromNow() {
-	const live = new Map<number, { hasRef(): boolean }>();
-	const hook = createHook({
-		init: (asyncId, type, _trigger, resource) => {
-			if (type === 'Timeout') live.set(asyncId, resource as { hasRef(): boolean });
-		},
-		destroy: (asyncId) => void live.delete(asyncId),
-	}).enable();
-	return {
-		/** The unref'd ones still armed, once Node has reported the timers cleared so far. */
-		async unrefd(): Promise<number> {
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			return [...live.values()].filter((timer) => !timer.hasRef()).length;
-		},
-		stop: () => void hook.disable(),
-	};
-}
 
 describe('workflow harness', () => {
 	it('runs the Generation Gateway node against a local gateway', async () => {
@@ -292,7 +270,12 @@ describe('workflow harness', () => {
 		// (n8n-core, n8n-workflow, the package), alive for the rest of jest's worker. The rows above
 		// made the manager already: this row starts from a new n8n, watching its timers.
 		disposeHarness();
-		const timers = timersFromNow();
+		const resources = new OpenResources();
+		// The timers Node has reported cleared so far are gone from the list after a turn.
+		const unrefdTimers = async () => {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			return resources.unrefdTimers().length;
+		};
 		try {
 			// The trigger alone: no HTTP, whose Date header Node caches with an unref'd timer of its own.
 			const result = await runWorkflow({
@@ -301,11 +284,11 @@ describe('workflow harness', () => {
 				connections: {},
 			});
 			expect(result.status).toBe('success');
-			expect(await timers.unrefd()).toBe(1);
+			expect(await unrefdTimers()).toBe(1);
 			disposeHarness();
-			expect(await timers.unrefd()).toBe(0);
+			expect(await unrefdTimers()).toBe(0);
 		} finally {
-			timers.stop();
+			resources.stop();
 		}
 	});
 });
