@@ -27,6 +27,26 @@ const LAZY_MODULES = {
 	'expression-sandboxing': path.join(workflow, 'expression-sandboxing.js'),
 };
 
+/**
+ * TypeScript compiled by swc, file by file: to the build's language level (tsconfig.json's target) and to
+ * CommonJS, as tsc builds dist/. It checks no types (`npm run typecheck` does). Its exports are getters,
+ * so a test spies on an object's method, never on a module's export.
+ * test/unit/harness/transform.test.ts runs the same code compiled both ways.
+ */
+const TRANSFORM = [
+	'@swc/jest',
+	{
+		swcrc: false,
+		jsc: {
+			parser: { syntax: 'typescript' },
+			target: require('./tsconfig.json').compilerOptions.target,
+			keepClassNames: true,
+		},
+		module: { type: 'commonjs' },
+		sourceMaps: 'inline',
+	},
+];
+
 module.exports = {
 	// node's environment plus a check that each test file closes the timers, sockets, servers and child
 	// processes it opened (test/harness/open-handles-environment.ts).
@@ -35,9 +55,7 @@ module.exports = {
 	runtime: '<rootDir>/test/harness/jest-runtime.js',
 	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials'],
 	testMatch: ['**/*.test.ts'],
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
-	},
+	transform: { '^.+\\.ts$': TRANSFORM },
 	globals: { LAZY_MODULES },
 	moduleNameMapper: {
 		'^(ssh2|undici|jsonwebtoken|transliteration|xml2js|recast|esprima-next)$': '<rootDir>/test/harness/lazy/$1.ts',
