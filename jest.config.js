@@ -31,7 +31,7 @@ const LAZY_MODULES = {
  * TypeScript compiled by swc, file by file: to the build's language level (tsconfig.json's target) and to
  * CommonJS, as tsc builds dist/. It checks no types (`npm run typecheck` does). Its exports are getters,
  * so a test spies on an object's method, never on a module's export.
- * test/unit/harness/transform.test.ts runs the same code compiled both ways.
+ * test/unit/harness/transform.test.ts runs the same code compiled both ways. No .swcrc is read.
  */
 const TRANSFORM = [
 	'@swc/jest',
@@ -40,7 +40,6 @@ const TRANSFORM = [
 		jsc: {
 			parser: { syntax: 'typescript' },
 			target: require('./tsconfig.json').compilerOptions.target,
-			keepClassNames: true,
 		},
 		module: { type: 'commonjs' },
 		sourceMaps: 'inline',

@@ -23,21 +23,14 @@ const tsconfig = require(path.join(root, 'tsconfig.json')) as { compilerOptions:
 type Compile = (source: string, fileName: string) => string;
 
 const [, swcOptions] = jestConfig.transform['^.+\\.ts$'];
-const swc = createTransformer(swcOptions as Parameters<typeof createTransformer>[0]);
+// One compiler each, made once: the jest transformer as the suite uses it, tsc with the build's options.
+const swc = createTransformer(swcOptions as Parameters<typeof createTransformer>[0]) as {
+	process(source: string, fileName: string, options: { supportsStaticESM: boolean }): { code: string };
+};
+const tscOptions = ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions, root).options;
 const compilers: Record<string, Compile> = {
-	tsc: (source, fileName) =>
-		ts.transpileModule(source, {
-			fileName,
-			compilerOptions: ts.convertCompilerOptionsFromJson(tsconfig.compilerOptions, root).options,
-		}).outputText,
-	swc: (source, fileName) =>
-		(swc.process as (source: string, fileName: string, options: object) => { code: string })(
-			source,
-			fileName,
-			{
-				supportsStaticESM: false,
-			},
-		).code,
+	tsc: (source, fileName) => ts.transpileModule(source, { fileName, compilerOptions: tscOptions }).outputText,
+	swc: (source, fileName) => swc.process(source, fileName, { supportsStaticESM: false }).code,
 };
 
 /** Runs `main` of `sources` compiled by `compile`; `installed` are CommonJS modules given as they load. */
