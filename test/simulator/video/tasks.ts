@@ -12,7 +12,10 @@ import type { Simulator } from '../server';
  * overrides when the task ends, and `[at:<epoch ms>]` ends it at that instant
  * of the simulator's clock (a batch whose tasks all end together, however
  * long their creates took). Every status change is posted to the task's
- * https callback address (the body is the task record, as GET returns it).
+ * https callback address (the body is the task record, as GET returns it),
+ * at the first tick of the delivery timer (every 20 ms from the first
+ * callback task's creation) at or after the change; the timer sleeps through
+ * the ticks at which no status changes.
  * A delivery answered 5xx, or lost on the network, is tried again (the real
  * gateway was seen retrying callbacks; its schedule is not published): up to
  * `callbackAttempts` attempts, `callbackRetryDelayMs` apart, unless
@@ -105,15 +108,30 @@ export class VideoTasks {
 		let clock = start;
 		this.now = () => clock;
 		return {
-			advance: (ms) => (clock = start + ms),
-			release: () => (this.now = () => Math.max(Date.now(), clock)),
+			advance: (ms) => {
+				clock = start + ms;
+				this.schedule();
+			},
+			release: () => {
+				this.now = () => Math.max(Date.now(), clock);
+				this.schedule();
+			},
 		};
 	}
 
 	timing: VideoTiming = { ...DEFAULT_TIMING };
 
 	/** Whether status changes are posted to callback addresses (off = the P2 bench's pure polling). */
-	callbacksEnabled = true;
+	get callbacksEnabled(): boolean {
+		return this.enabled;
+	}
+
+	set callbacksEnabled(enabled: boolean) {
+		this.enabled = enabled;
+		this.schedule();
+	}
+
+	private enabled = true;
 
 	callbackAttempts = 3;
 
@@ -161,6 +179,9 @@ export class VideoTasks {
 	readonly staleReads = new Map<string, number>();
 
 	private timer: NodeJS.Timeout | undefined;
+
+	/** When the delivery timer started (its ticks are TICK_MS apart from here), and its last tick. */
+	private ticks: { from: number; last: number } | undefined;
 
 	private counter = 0;
 
@@ -277,16 +298,63 @@ export class VideoTasks {
 	/**
 	 * Posts status changes to callback addresses, every change in order even
 	 * when the timer saw two at once ("calls it after the task status
-	 * changes"); runs on a timer while any are due.
+	 * changes"): a tick of the delivery timer.
 	 */
 	async deliverCallbacks(): Promise<void> {
 		if (!this.callbacksEnabled) return;
 		const due = [...this.tasks.values()].filter(
 			(t) => t.callbackUrl && !t.delivering && t.notified !== this.status(t),
 		);
-		await Promise.all(due.map(async (task) => await this.catchUp(task)));
-		const open = [...this.tasks.values()].some((t) => t.callbackUrl && !isTerminal(t.notified));
-		if (!open) this.stopTimer();
+		const deliveries = Promise.all(due.map(async (task) => await this.catchUp(task)));
+		this.schedule();
+		await deliveries;
+	}
+
+	/** In how many ms of the task clock the task's status changes next (Infinity once it ended). */
+	private nextChangeIn(task: SimTask, now: number): number {
+		const age = now - task.createdAt;
+		const changes = [
+			Math.min(this.timing.queueAfterMs, task.doneAfterMs),
+			Math.min(this.timing.runAfterMs, task.doneAfterMs),
+			task.doneAfterMs,
+		].filter((at) => at > age);
+		return changes.length ? Math.min(...changes) - age : Infinity;
+	}
+
+	/**
+	 * Arms the delivery timer for its first tick at which a status is due: now when one is (the next
+	 * tick), else when the soonest change comes, on the task clock (which a stopped clock's `advance`
+	 * moves: it arms the timer again). No timer while only deliveries are under way (each arms it as
+	 * it ends) or callbacks are off; the ticks start afresh once no task with a callback address is
+	 * open or delivering.
+	 */
+	private schedule(): void {
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = undefined;
+		if (!this.ticks || !this.enabled) return;
+		const now = this.now();
+		let soonest = Infinity;
+		let open = false;
+		for (const task of this.tasks.values()) {
+			if (!task.callbackUrl || (!task.delivering && isTerminal(task.notified))) continue;
+			open = true;
+			if (task.delivering) continue;
+			soonest = Math.min(soonest, task.notified === this.status(task) ? this.nextChangeIn(task, now) : 0);
+		}
+		if (!open) {
+			this.ticks = undefined;
+			return;
+		}
+		if (soonest === Infinity) return;
+		const ticks = this.ticks;
+		const due = Date.now() + soonest;
+		const at = Math.max(ticks.last + TICK_MS, ticks.from + Math.ceil((due - ticks.from) / TICK_MS) * TICK_MS);
+		this.timer = setTimeout(() => {
+			this.timer = undefined;
+			ticks.last = at;
+			void this.deliverCallbacks();
+		}, at - Date.now());
+		this.timer.unref();
 	}
 
 	/** Delivers the task's statuses after the last one posted, up to its current one. */
@@ -309,6 +377,7 @@ export class VideoTasks {
 			}
 		} finally {
 			task.delivering = false;
+			this.schedule();
 		}
 	}
 
@@ -373,16 +442,22 @@ export class VideoTasks {
 	}
 
 	stopTimer(): void {
-		if (this.timer) clearInterval(this.timer);
+		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
+		this.ticks = undefined;
 	}
 
 	private startTimer(): void {
-		if (this.timer) return;
-		this.timer = setInterval(() => void this.deliverCallbacks(), 20);
-		this.timer.unref();
+		if (!this.ticks) {
+			const from = Date.now();
+			this.ticks = { from, last: from };
+		}
+		this.schedule();
 	}
 }
+
+/** The delivery timer's period: a status change is posted at its first tick at or after the change. */
+const TICK_MS = 20;
 
 const isTerminal = (status: string | undefined) =>
 	status === 'completed' || status === 'failed' || status === 'expired' || status === 'cancelled';

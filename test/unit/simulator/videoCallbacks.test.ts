@@ -86,6 +86,60 @@ it('delivers every status change in order even when the timer sees two at once',
 	);
 });
 
+it('the delivery timer wakes only at the ticks where a status changes: a task running a minute costs 4 ticks', async () => {
+	await withReceiver(
+		() => ({ status: 200 }),
+		async (tasks, url) => {
+			const ticks = jest.spyOn(tasks, 'deliverCallbacks');
+			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:60000]', callback_url: url });
+			await until(() => task.notified === 'completed' && !task.delivering, 'the final delivery', {
+				timeoutMs: 120_000,
+				everyMs: 1000,
+			});
+			expect(sentAfter(tasks, task)).toEqual([20, 40, 60, 60_000]);
+			expect(ticks).toHaveBeenCalledTimes(4);
+		},
+	);
+});
+
+it('on a stopped clock callbacks wait for advance() and go at the next tick; turned off meanwhile, once turned on again', async () => {
+	const received: Array<[string, number]> = [];
+	await withReceiver(
+		(status) => {
+			received.push([status, Date.now()]);
+			return { status: 200 };
+		},
+		async (tasks, url) => {
+			// Queued 5 s after its creation: the timer sleeps that long, which the stopped clock never reaches.
+			tasks.timing = { queueAfterMs: 5000, runAfterMs: 5500, doneAfterMs: 6000 };
+			const clock = tasks.stopClock();
+			const task = tasks.create({ model: 'vidA-2.5', prompt: 'x', callback_url: url });
+			const settled = (status: string) => () => task.notified === status && !task.delivering;
+			await until(settled('pending'), 'the first delivery');
+			await sleep(1000);
+			const advancedAt = Date.now();
+			clock.advance(5000);
+			await until(settled('queue'), 'the delivery of the queued status');
+			// At the first tick (20 ms apart from the creation) after the advance.
+			const queuedAt = received[1][1] - task.createdAt;
+			expect([
+				queuedAt % 20,
+				queuedAt >= advancedAt - task.createdAt,
+				queuedAt < advancedAt - task.createdAt + 20,
+			]).toEqual([0, true, true]);
+			tasks.callbacksEnabled = false;
+			clock.advance(6000);
+			await sleep(10_000);
+			expect(received.map(([status]) => status)).toEqual(['pending', 'queue']);
+			tasks.callbacksEnabled = true;
+			await until(settled('completed'), 'the final delivery');
+			expect(received.map(([status]) => status)).toEqual(['pending', 'queue', 'in_progress', 'completed']);
+			// The stopped clock's time: the advances.
+			expect(sentAfter(tasks, task)).toEqual([0, 5000, 6000, 6000]);
+		},
+	);
+});
+
 it.each([
 	['one connection per delivery by default', false, 4],
 	['one connection for all of them when kept (keepConnections)', true, 1],
