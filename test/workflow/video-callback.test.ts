@@ -39,6 +39,9 @@ beforeAll(async () => {
 	videoTasks(sim).keepConnections = true;
 	n8n = await WaitingWebhookServer.start(sim.credentials());
 });
+// A row's kept connections end with it: hundreds of idle ones would weigh on every later row (virtual
+// time looks at each open socket before each step).
+afterEach(() => videoTasks(sim).closeIdleConnections());
 afterAll(async () => {
 	await n8n.stop();
 	await sim.stop();

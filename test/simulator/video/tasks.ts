@@ -415,6 +415,15 @@ export class VideoTasks {
 		return this.pool;
 	}
 
+	/**
+	 * Closes the kept connections no delivery is using, as a pool's idle timeout would: a test that sent
+	 * hundreds of callbacks at once leaves none of their connections open to the tests after it.
+	 */
+	closeIdleConnections(): void {
+		for (const sockets of Object.values(this.pool?.freeSockets ?? {}))
+			for (const socket of sockets ?? []) socket.destroy();
+	}
+
 	/** Stops delivering callbacks (the simulator is stopping): no timer, request or connection is left. */
 	stop(): void {
 		this.callbacksEnabled = false;

@@ -156,6 +156,23 @@ it.each([
 	);
 });
 
+it('closeIdleConnections closes the kept connections no delivery uses: the next delivery opens a new one', async () => {
+	await withReceiver(
+		() => ({ status: 200 }),
+		async (tasks, url, receiver) => {
+			tasks.keepConnections = true;
+			const delivered = (task: SimTask) => () => task.notified === 'completed' && !task.delivering;
+			const first = tasks.create({ model: 'vidA-2.5', prompt: 'x [after:150]', callback_url: url });
+			await until(delivered(first), "the first task's final delivery");
+			tasks.closeIdleConnections();
+			const second = tasks.create({ model: 'vidA-2.5', prompt: 'y [after:150]', callback_url: url });
+			await until(delivered(second), "the second task's final delivery");
+			expect(tasks.deliveries.map((d) => d.httpStatus)).toEqual(Array(8).fill(200));
+			expect(receiver.connections).toBe(2);
+		},
+	);
+});
+
 it('posts each status change to every address a route names, at once, each retried on its own', async () => {
 	let refused = 0;
 	const second = await startHttpsReceiver(async (request) => ({
