@@ -43,8 +43,11 @@ const QUIET_TURNS = 3;
 /** libuv requests (process.getActiveResourcesInfo()) that mean work under way, and queued immediates. */
 const WORK_UNDER_WAY = /Req|^(ConnectWrap|WriteWrap|ShutdownWrap|Immediate)$/;
 
-/** A socket's connection end, "local|remote", and its peer's, "remote|local" (set once both are known). */
-type SocketState = { key?: string; peerKey?: string };
+/**
+ * A socket, whether it is a TLS one, and its connection end, "local|remote", and its peer's,
+ * "remote|local" (set once both are known).
+ */
+type SocketState = { socket: Socket; tls: boolean; key?: string; peerKey?: string };
 
 // The driver's own turns, not tracked by the open-handle check: they end when the driver stops.
 const wake = (resolve: () => void) => untracked(() => resolve());
@@ -64,12 +67,11 @@ const ended = (socket: Socket) =>
 
 /** Every socket of the process, from its creation to its close (client and server side). */
 class Sockets {
-	readonly live = new Set<Socket>();
+	/** Each socket with its state, written once: scans run every turn. */
+	private readonly live = new Map<Socket, SocketState>();
 
 	/** Keys ("local|remote") of in-process sockets that closed while their peer may still be open. */
 	private readonly closed = new Set<string>();
-
-	private readonly state = new WeakMap<Socket, SocketState>();
 
 	private readonly channels: Array<[string, (message: unknown) => void]> = [
 		['net.client.socket', (message) => this.add((message as { socket: Socket }).socket)],
@@ -95,12 +97,11 @@ class Sockets {
 
 	private add(socket: Socket | undefined): void {
 		if (!(socket instanceof Socket) || this.live.has(socket)) return;
-		this.live.add(socket);
-		this.state.set(socket, {});
+		const state: SocketState = { socket, tls: socket instanceof TLSSocket };
+		this.live.set(socket, state);
 		socket.once('close', () => {
 			this.live.delete(socket);
-			const key = this.state.get(socket)?.key;
-			if (key) this.closed.add(key);
+			if (state.key) this.closed.add(state.key);
 		});
 	}
 
@@ -109,47 +110,43 @@ class Sockets {
 		else request.once('socket', (socket: Socket) => this.add(socket));
 	}
 
-	/** The socket's state with its keys, once its addresses are known (written once: scans run every turn). */
-	private keysOf(socket: Socket): Required<SocketState> | undefined {
-		const state = this.state.get(socket);
-		if (!state) return undefined;
+	/** The socket's keys, once its addresses are known. */
+	private static keyed(state: SocketState): state is Required<SocketState> {
+		const { socket } = state;
 		if (!state.key && socket.localPort !== undefined && socket.remotePort !== undefined) {
 			const local = `${socket.localAddress}:${socket.localPort}`;
 			const remote = `${socket.remoteAddress}:${socket.remotePort}`;
 			state.key = `${local}|${remote}`;
 			state.peerKey = `${remote}|${local}`;
 		}
-		return state.key ? (state as Required<SocketState>) : undefined;
+		return state.key !== undefined;
 	}
 
 	/** What is moving between in-process sockets now, or undefined when nothing is. */
 	moving(): string | undefined {
 		// The top socket of each connection end: an https server's TLS socket over its raw one.
-		const ends = new Map<string, Socket>();
-		for (const socket of this.live) {
+		const ends = new Map<string, Required<SocketState>>();
+		for (const state of this.live.values()) {
+			const { socket } = state;
 			if (socket.destroyed) continue;
 			if (socket.connecting) return 'a connection being opened';
-			const key = this.keysOf(socket)?.key;
-			if (!key) continue;
-			const tls = socket instanceof TLSSocket;
+			if (!Sockets.keyed(state)) continue;
 			// No public flag says a TLS handshake is over (`getProtocol()` does not on the server side). If
 			// Node renames `_secureEstablished`, every TLS socket looks mid-handshake: virtual time stops
 			// while any https connection is open, and the https tests time out first.
-			if (tls && !(socket as unknown as { _secureEstablished?: boolean })._secureEstablished)
+			if (state.tls && !(socket as unknown as { _secureEstablished?: boolean })._secureEstablished)
 				return 'a TLS handshake';
 			if (socket.writableLength > 0) return `${socket.writableLength} bytes waiting to be written`;
-			const other = ends.get(key);
-			if (!other || (tls && !(other instanceof TLSSocket))) ends.set(key, socket);
+			const other = ends.get(state.key);
+			if (!other || (state.tls && !other.tls)) ends.set(state.key, state);
 		}
 		let listening: Set<number> | undefined;
-		for (const [key, socket] of ends) {
-			const { peerKey } = this.keysOf(socket)!;
+		for (const { key, peerKey, socket, tls } of ends.values()) {
 			const peer = ends.get(peerKey);
 			if (peer) {
-				if (socket instanceof TLSSocket !== peer instanceof TLSSocket)
-					return 'a TLS connection whose server side has not read its request yet';
-				if (socket.bytesWritten > peer.bytesRead)
-					return `${socket.bytesWritten - peer.bytesRead} bytes on their way (${key})`;
+				if (tls !== peer.tls) return 'a TLS connection whose server side has not read its request yet';
+				if (socket.bytesWritten > peer.socket.bytesRead)
+					return `${socket.bytesWritten - peer.socket.bytesRead} bytes on their way (${key})`;
 				continue;
 			}
 			if (ended(socket)) continue;
