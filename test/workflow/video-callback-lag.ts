@@ -122,7 +122,9 @@ export async function runLagRow(row: LagRow, { keepConnections = false } = {}): 
 		// A bound for a hang, not a measure: a loaded machine answers hundreds of callbacks slowly, and
 		// each task's statuses are posted one after another, each waiting up to 15 s for its answer.
 		const patience = endAfter + 25_000 + row.tasks * 500 + (row.second.kind === 'retry-after' ? 70_000 : 0);
-		await until(settled, `the end of row "${row.name}"`, { timeoutMs: patience, everyMs: 20 });
+		// Looked at every 250 ms: the figures come from the records, not from when the end is seen, and on
+		// virtual time each look is a step that checks every open socket (hundreds in the 300-task row).
+		await until(settled, `the end of row "${row.name}"`, { timeoutMs: patience, everyMs: 250 });
 		await faulted;
 		const done = n8n.finishedNow(waiting.executionId);
 		const finals = tasks.deliveries.filter((d) => ids.includes(d.id) && isFinal(d.status));
