@@ -211,18 +211,27 @@ export class VideoTasks {
 		return task;
 	}
 
+	/** When the task is queued, runs and ends, in ms after its creation (none later than its end). */
+	private changesAt(task: SimTask): { queueAt: number; runAt: number; doneAt: number } {
+		return {
+			queueAt: Math.min(this.timing.queueAfterMs, task.doneAfterMs),
+			runAt: Math.min(this.timing.runAfterMs, task.doneAfterMs),
+			doneAt: task.doneAfterMs,
+		};
+	}
+
 	status(task: SimTask): string {
 		const age = this.now() - task.createdAt;
-		if (age >= task.doneAfterMs) return task.outcome;
-		if (age >= Math.min(this.timing.runAfterMs, task.doneAfterMs)) return 'in_progress';
-		if (age >= Math.min(this.timing.queueAfterMs, task.doneAfterMs)) return 'queue';
+		const { queueAt, runAt, doneAt } = this.changesAt(task);
+		if (age >= doneAt) return task.outcome;
+		if (age >= runAt) return 'in_progress';
+		if (age >= queueAt) return 'queue';
 		return 'pending';
 	}
 
 	/** The statuses the task passes through, in order (a phase of zero length is skipped). */
 	phases(task: SimTask): string[] {
-		const queueAt = Math.min(this.timing.queueAfterMs, task.doneAfterMs);
-		const runAt = Math.min(this.timing.runAfterMs, task.doneAfterMs);
+		const { queueAt, runAt } = this.changesAt(task);
 		const phases: string[] = [];
 		if (queueAt > 0) phases.push('pending');
 		if (runAt > queueAt) phases.push('queue');
@@ -313,11 +322,7 @@ export class VideoTasks {
 	/** In how many ms of the task clock the task's status changes next (Infinity once it ended). */
 	private nextChangeIn(task: SimTask, now: number): number {
 		const age = now - task.createdAt;
-		const changes = [
-			Math.min(this.timing.queueAfterMs, task.doneAfterMs),
-			Math.min(this.timing.runAfterMs, task.doneAfterMs),
-			task.doneAfterMs,
-		].filter((at) => at > age);
+		const changes = Object.values(this.changesAt(task)).filter((at) => at > age);
 		return changes.length ? Math.min(...changes) - age : Infinity;
 	}
 
