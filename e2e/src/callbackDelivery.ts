@@ -109,11 +109,6 @@ export async function tasksOf(sim: Simulator, run: Run): Promise<SimTask[]> {
 
 export const itemOf = (task: SimTask) => Number(/Callback item (\d+)/.exec(task.prompt)?.[1] ?? 0);
 
-/** The task ends now (completed): its next read answers final. */
-export function finish(tasks: VideoTasks, task: SimTask): void {
-	task.doneAfterMs = Math.max(0, tasks.now() - task.createdAt);
-}
-
 /** Ends the task at the simulator, then delivers its final callback to `target`. */
 export async function finishAndDeliver(
 	ctx: Context,
@@ -124,7 +119,7 @@ export async function finishAndDeliver(
 	target: Target,
 ): Promise<void> {
 	const tasks = videoTasks(ctx.sim);
-	finish(tasks, task);
+	tasks.endNow(task);
 	await deliver(tasks, procs, run, item, task, target);
 }
 

@@ -19,7 +19,6 @@
 import { videoTasks } from '../../test/simulator/video/tasks';
 import {
 	checkOutput,
-	finish,
 	finishAndDeliver,
 	NEVER_MS,
 	report,
@@ -54,7 +53,7 @@ export async function runCallbackScenarios(ctx: Context, procs: Processes): Prom
 	} finally {
 		// The suite delivered (or gave up on) these tasks: the simulator must not post them later.
 		for (const task of tasks.tasks.values()) {
-			if (task.doneAfterMs === NEVER_MS) finish(tasks, task);
+			if (task.doneAfterMs === NEVER_MS) tasks.endNow(task);
 			task.notified = tasks.status(task);
 		}
 		tasks.callbacksEnabled = wasEnabled;

@@ -218,9 +218,8 @@ export async function startRace(sim: Simulator, n8n: WaitingWebhookServer, final
 		finalAt,
 		/** Ends the item's task at the gateway now (its record turns final). */
 		finish(item: number) {
-			const task = tasks.tasks.get(ids[item])!;
 			finalAt[item] = sim.requests.length;
-			task.doneAfterMs = Date.now() - task.createdAt;
+			tasks.endNow(tasks.tasks.get(ids[item])!);
 		},
 		/**
 		 * Sends the items' callbacks together, the current records as bodies, on the given

@@ -94,8 +94,18 @@ export class VideoTasks {
 	/**
 	 * The task clock. Date.now is the workflow tests' virtual clock under useVirtualTime
 	 * (test/harness/virtual-time.ts: the node's clock too), the wall clock in the bench and e2e.
+	 * Replacing it re-arms the delivery timer: a clock that jumps moves the next status change.
 	 */
-	now: () => number = () => Date.now();
+	get now(): () => number {
+		return this.clock;
+	}
+
+	set now(clock: () => number) {
+		this.clock = clock;
+		this.schedule();
+	}
+
+	private clock: () => number = () => Date.now();
 
 	/**
 	 * Stops the task clock where it is now: no task moves on, however long the test's own steps take,
@@ -114,7 +124,6 @@ export class VideoTasks {
 			},
 			release: () => {
 				this.now = () => Math.max(Date.now(), clock);
-				this.schedule();
 			},
 		};
 	}
@@ -209,6 +218,12 @@ export class VideoTasks {
 		this.tasks.set(task.id, task);
 		if (task.callbackUrl) this.startTimer();
 		return task;
+	}
+
+	/** Ends the task now (with its outcome): its next read answers final, its final callback goes at the next tick. */
+	endNow(task: SimTask): void {
+		task.doneAfterMs = Math.max(0, this.now() - task.createdAt);
+		this.schedule();
 	}
 
 	/** When the task is queued, runs and ends, in ms after its creation (none later than its end). */
@@ -328,8 +343,8 @@ export class VideoTasks {
 
 	/**
 	 * Arms the delivery timer for its first tick at which a status is due: now when one is (the next
-	 * tick), else when the soonest change comes, on the task clock (which a stopped clock's `advance`
-	 * moves: it arms the timer again). No timer while only deliveries are under way (each arms it as
+	 * tick), else when the soonest change comes, on the task clock (whatever moves that clock or a
+	 * task's end arms it again: `now`, a stopped clock's `advance`, `endNow`). No timer while only deliveries are under way (each arms it as
 	 * it ends) or callbacks are off; the ticks start afresh once no task with a callback address is
 	 * open or delivering.
 	 */

@@ -140,6 +140,37 @@ it('on a stopped clock callbacks wait for advance() and go at the next tick; tur
 	);
 });
 
+it('a task ended by endNow, or a task clock replaced by one an hour ahead, has its final posted at the next tick', async () => {
+	await withReceiver(
+		() => ({ status: 200 }),
+		async (tasks, url) => {
+			const create = (name: string) =>
+				tasks.create({ model: 'vidA-2.5', prompt: `${name} [after:3600000]`, callback_url: url });
+			const ended = create('ended');
+			const jumped = create('jumped');
+			const settled = (status: string, ...of: SimTask[]) => () =>
+				of.every((task) => task.notified === status && !task.delivering);
+			await until(settled('in_progress', ended, jumped), 'the running statuses');
+			// Both end an hour from now, when the timer wakes next; each change below wakes it sooner.
+			await sleep(1000);
+			const endedAt = Date.now();
+			tasks.endNow(ended);
+			await until(settled('completed', ended), "the ended task's final delivery");
+			const jumpedAt = Date.now();
+			tasks.now = () => Date.now() + 3_600_000;
+			await until(settled('completed', jumped), "the jumped task's final delivery");
+			const finalOf = (task: SimTask) => tasks.deliveries.find((d) => d.id === task.id && d.status === 'completed');
+			// The first tick (20 ms apart from the first creation) at or after the change, on the task clock.
+			const tick = (at: number) => ended.createdAt + Math.ceil((at - ended.createdAt) / 20) * 20;
+			expect([finalOf(ended)?.sentAt, finalOf(jumped)?.sentAt, tasks.status(jumped)]).toEqual([
+				tick(endedAt),
+				tick(jumpedAt) + 3_600_000,
+				'completed',
+			]);
+		},
+	);
+});
+
 it.each([
 	['one connection per delivery by default', false, 4],
 	['one connection for all of them when kept (keepConnections)', true, 1],
