@@ -344,9 +344,9 @@ export class VideoTasks {
 	/**
 	 * Arms the delivery timer for its first tick at which a status is due: now when one is (the next
 	 * tick), else when the soonest change comes, on the task clock (whatever moves that clock or a
-	 * task's end arms it again: `now`, a stopped clock's `advance`, `endNow`). No timer while only deliveries are under way (each arms it as
-	 * it ends) or callbacks are off; the ticks start afresh once no task with a callback address is
-	 * open or delivering.
+	 * task's end arms it again: `now`, a stopped clock's `advance`, `endNow`). No timer while only
+	 * deliveries are under way (each arms it as it ends) or callbacks are off; the ticks start afresh
+	 * once no task with a callback address is open or delivering.
 	 */
 	private schedule(): void {
 		if (this.timer) clearTimeout(this.timer);
