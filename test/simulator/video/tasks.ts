@@ -246,11 +246,11 @@ export class VideoTasks {
 
 	/** The statuses the task passes through, in order (a phase of zero length is skipped). */
 	phases(task: SimTask): string[] {
-		const { queueAt, runAt } = this.changesAt(task);
+		const { queueAt, runAt, doneAt } = this.changesAt(task);
 		const phases: string[] = [];
 		if (queueAt > 0) phases.push('pending');
 		if (runAt > queueAt) phases.push('queue');
-		if (task.doneAfterMs > runAt) phases.push('in_progress');
+		if (doneAt > runAt) phases.push('in_progress');
 		return [...phases, task.outcome];
 	}
 
@@ -470,7 +470,7 @@ export class VideoTasks {
 		});
 	}
 
-	stopTimer(): void {
+	private stopTimer(): void {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
 		this.ticks = undefined;
