@@ -18,6 +18,12 @@ import {
 } from './workflows';
 
 /**
+ * n8n's 500 for a callback it read while another process resumed the execution: thrown in n8n's
+ * waiting-webhook code (the frame after the message), before the node runs (see runCallbackWait).
+ */
+const tornRead = /reading '(?:inputOverride|node)'.*?\\n\s+at (?:\w+\.)?(?:preserveInputOverride|disableNode) \(/;
+
+/**
  * Create and Wait by callback whose Wait Timeout (1 minute) passes before its tasks end: n8n's
  * WaitTracker resumes the execution at the deadline without running the node and passes the
  * node's items through; each must still name its task, say what happened and what to run next,
@@ -146,10 +152,12 @@ export async function runCallbackWait(
 		// its database pool could not give it a connection in time under the burst (n8n 2.41: "Database
 		// is not ready!", seen on a loaded 2-core machine). One 500 of n8n's is no defect either: n8n
 		// 2.41 reads an execution's status and its data in two queries, so a callback that reads them
-		// while another webhook process claims the execution sees "waiting" with the claimed data and
-		// fails on it ("reading 'inputOverride'") before the node runs; the execution is resumed by
-		// then, which the checks below prove (one execution, every item its video). A 500, or a 503
-		// from anything else, is a defect. How many answers came after the sender's 10 s is the
+		// while another process resumes the execution sees "waiting" with data from after the resume,
+		// and fails on it in n8n's own waiting-webhook code, before the node runs: on a run already
+		// taken ("reading 'inputOverride'" in preserveInputOverride) or on an emptied stack of nodes to
+		// run ("reading 'node'" in disableNode). The execution is resumed by the other callback, which
+		// the checks below prove (one execution, every item its video). A 500, or a 503 from anything
+		// else, is a defect. How many answers came after the sender's 10 s is the
 		// machine's and n8n's speed, noted above (bench P15).
 		const failed = deliveries.filter(
 			(d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus ?? 0) >= 500,
@@ -159,7 +167,7 @@ export async function runCallbackWait(
 				? 'the node asks again (Retry-After)'
 				: d.httpStatus === 503 && /Database is not ready/i.test(d.answer ?? '')
 					? "n8n's database pool timed out"
-					: d.httpStatus === 500 && /reading 'inputOverride'/.test(d.answer ?? '')
+					: d.httpStatus === 500 && tornRead.test(d.answer ?? '')
 						? 'n8n read the execution while another process resumed it'
 						: `other: ${d.httpStatus} ${(d.answer ?? '').slice(0, 80)}`;
 		if (failed.length) checks.note(`${name}: final callbacks answered 5xx: ${countEach(failed.map(whose))}`);

@@ -76,7 +76,7 @@ export interface CallbackDelivery {
 	attempt: number;
 	/** The answer's Retry-After header, if any. */
 	retryAfter?: string;
-	/** The start of the answer's body (its first 200 characters), to tell who answered a 5xx. */
+	/** The start of the answer's body (its first 400 characters: n8n's 500 with its first stack frame), to tell who answered a 5xx. */
 	answer?: string;
 	/** When it was sent (the simulator's clock). */
 	sentAt?: number;
@@ -519,7 +519,7 @@ async function post(
 				let answer = '';
 				res.setEncoding('utf8');
 				res.on('data', (chunk: string) => {
-					if (answer.length < 200) answer = (answer + chunk).slice(0, 200);
+					if (answer.length < 400) answer = (answer + chunk).slice(0, 400);
 				});
 				res.on('end', () =>
 					resolve({
