@@ -21,7 +21,8 @@ import {
  * n8n's 500 for a callback it read while another process resumed the execution: thrown in n8n's
  * waiting-webhook code (the frame after the message), before the node runs (see runCallbackWait).
  */
-const tornRead = /reading '(?:inputOverride|node)'.*?\\n\s+at (?:\w+\.)?(?:preserveInputOverride|disableNode) \(/;
+const tornRead =
+	/reading '(?:inputOverride|node)'.*?\\n\s+at (?:\w+\.)?(?:preserveInputOverride|disableNode) \(/;
 
 /**
  * Create and Wait by callback whose Wait Timeout (1 minute) passes before its tasks end: n8n's
@@ -157,8 +158,8 @@ export async function runCallbackWait(
 		// taken ("reading 'inputOverride'" in preserveInputOverride) or on an emptied stack of nodes to
 		// run ("reading 'node'" in disableNode). The execution is resumed by the other callback, which
 		// the checks below prove (one execution, every item its video). A 500, or a 503 from anything
-		// else, is a defect. How many answers came after the sender's 10 s is the
-		// machine's and n8n's speed, noted above (bench P15).
+		// else, is a defect. How many answers came after the sender's 10 s is the machine's and n8n's
+		// speed, noted above (bench P15).
 		const failed = deliveries.filter(
 			(d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus ?? 0) >= 500,
 		);

@@ -76,7 +76,10 @@ export interface CallbackDelivery {
 	attempt: number;
 	/** The answer's Retry-After header, if any. */
 	retryAfter?: string;
-	/** The start of the answer's body (its first 400 characters: n8n's 500 with its first stack frame), to tell who answered a 5xx. */
+	/**
+	 * The start of the answer's body (its first 400 characters, enough for n8n's 500 with the first
+	 * frame of its stack), to tell who answered a 5xx.
+	 */
 	answer?: string;
 	/** When it was sent (the simulator's clock). */
 	sentAt?: number;
