@@ -6,6 +6,7 @@
 import { videoTasks } from '../../test/simulator/video/tasks';
 import { checkExecution, pairedIndex } from './examples';
 import type { ExecutionRecord } from './executions';
+import { whoAnswered5xx } from './finalAnswers';
 import { outputOf } from './n8n';
 import {
 	CREATE_AND_WAIT,
@@ -16,13 +17,6 @@ import {
 	holdTaskEnds,
 	type Context,
 } from './workflows';
-
-/**
- * n8n's 500 for a callback it read while another process resumed the execution: thrown in n8n's
- * waiting-webhook code (the frame after the message), before the node runs (see runCallbackWait).
- */
-const tornRead =
-	/reading '(?:inputOverride|node)'.*?\\n\s+at (?:\w+\.)?(?:preserveInputOverride|disableNode) \(/;
 
 /**
  * Create and Wait by callback whose Wait Timeout (1 minute) passes before its tasks end: n8n's
@@ -148,33 +142,18 @@ export async function runCallbackWait(
 		checks.note(
 			`${name}: first answers to the ${finals.length} final callbacks: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${took.at(-1) ?? 0} ms; by route ${countEach(finals.map((d) => `${new URL(d.url).port}->${d.httpStatus ?? d.error}`))}`,
 		);
-		// A final callback answered 5xx must be one that asks the gateway to call again: the node's 503
-		// with Retry-After (it could not confirm the task or read the task list), or n8n's own 503 when
-		// its database pool could not give it a connection in time under the burst (n8n 2.41: "Database
-		// is not ready!", seen on a loaded 2-core machine). One 500 of n8n's is no defect either: n8n
-		// 2.41 reads an execution's status and its data in two queries, so a callback that reads them
-		// while another process resumes the execution sees "waiting" with data from after the resume,
-		// and fails on it in n8n's own waiting-webhook code, before the node runs: on a run already
-		// taken ("reading 'inputOverride'" in preserveInputOverride) or on an emptied stack of nodes to
-		// run ("reading 'node'" in disableNode). The execution is resumed by the other callback, which
-		// the checks below prove (one execution, every item its video). A 500, or a 503 from anything
-		// else, is a defect. How many answers came after the sender's 10 s is the machine's and n8n's
-		// speed, noted above (bench P15).
+		// Every final callback answered 5xx must be one the gateway is asked to send again, or n8n's torn
+		// read of an execution another callback resumed (whoAnswered5xx); the checks below prove that
+		// one resumed (one execution, every item its video). How many answers came after the sender's
+		// 10 s is the machine's and n8n's speed, noted above (bench P15).
 		const failed = deliveries.filter(
 			(d) => !['pending', 'queue', 'in_progress'].includes(d.status) && (d.httpStatus ?? 0) >= 500,
 		);
-		const whose = (d: (typeof failed)[number]) =>
-			d.httpStatus === 503 && d.retryAfter !== undefined && /"error"/.test(d.answer ?? '')
-				? 'the node asks again (Retry-After)'
-				: d.httpStatus === 503 && /Database is not ready/i.test(d.answer ?? '')
-					? "n8n's database pool timed out"
-					: d.httpStatus === 500 && tornRead.test(d.answer ?? '')
-						? 'n8n read the execution while another process resumed it'
-						: `other: ${d.httpStatus} ${(d.answer ?? '').slice(0, 80)}`;
-		if (failed.length) checks.note(`${name}: final callbacks answered 5xx: ${countEach(failed.map(whose))}`);
+		if (failed.length)
+			checks.note(`${name}: final callbacks answered 5xx: ${countEach(failed.map(whoAnswered5xx))}`);
 		checks.equal(
 			`${name}: every final callback answered 5xx was asked to come again (the node's 503 + Retry-After, n8n's database-not-ready 503) or came while another process resumed the execution`,
-			failed.filter((d) => whose(d).startsWith('other')).map((d) => `${d.id}: ${whose(d)}`),
+			failed.filter((d) => whoAnswered5xx(d).startsWith('other')).map((d) => `${d.id}: ${whoAnswered5xx(d)}`),
 			[],
 		);
 	}

@@ -66,6 +66,9 @@ export interface SimTask {
 	finalSentAt?: number;
 }
 
+/** How much of an answer's body a delivery keeps: enough for n8n's 500 with the first frame of its stack. */
+export const ANSWER_CHARS = 400;
+
 export interface CallbackDelivery {
 	id: string;
 	status: string;
@@ -76,10 +79,7 @@ export interface CallbackDelivery {
 	attempt: number;
 	/** The answer's Retry-After header, if any. */
 	retryAfter?: string;
-	/**
-	 * The start of the answer's body (its first 400 characters, enough for n8n's 500 with the first
-	 * frame of its stack), to tell who answered a 5xx.
-	 */
+	/** The start of the answer's body (its first ANSWER_CHARS characters), to tell who answered a 5xx. */
 	answer?: string;
 	/** When it was sent (the simulator's clock). */
 	sentAt?: number;
@@ -522,7 +522,7 @@ async function post(
 				let answer = '';
 				res.setEncoding('utf8');
 				res.on('data', (chunk: string) => {
-					if (answer.length < 400) answer = (answer + chunk).slice(0, 400);
+					if (answer.length < ANSWER_CHARS) answer = (answer + chunk).slice(0, ANSWER_CHARS);
 				});
 				res.on('end', () =>
 					resolve({
